@@ -1,0 +1,3 @@
+from sciverify.cli import main
+
+main()

@@ -1,0 +1,342 @@
+"""The command line: parse options, call the library, render the result. Nothing else lives here."""
+
+from __future__ import annotations
+
+import functools
+import logging
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from enum import StrEnum
+from pathlib import Path
+from typing import Annotated, Any, TypeVar
+
+import typer
+from typer import _click as click
+
+from sciverify import render
+from sciverify.errors import ExitCode, SciverifyError, UsageError
+from sciverify.render import Format
+
+app = typer.Typer(
+    name="sciverify",
+    help="Turn scientific PDFs into a versioned corpus and check drafts against it, claim by claim.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+)
+db_app = typer.Typer(help="Inspect and migrate the corpus database.", no_args_is_help=True)
+config_app = typer.Typer(help="Show the effective settings.", no_args_is_help=True)
+eval_app = typer.Typer(help="Measure retrieval and entailment quality.", no_args_is_help=True)
+app.add_typer(db_app, name="db")
+app.add_typer(config_app, name="config")
+app.add_typer(eval_app, name="eval")
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+class CliError(click.ClickException):
+    """A SciverifyError as click sees it: the message, the hint, and the error's exit code."""
+
+    def __init__(self, error: SciverifyError):
+        super().__init__(str(error))
+        self.exit_code = int(error.exit_code)
+        self.hint = error.hint
+
+    def format_message(self) -> str:
+        return self.message + (f"\nhint: {self.hint}" if self.hint else "")
+
+    def show(self, file: Any = None) -> None:
+        click.echo(f"error: {self.format_message()}", err=True)
+
+
+def command(target: typer.Typer = app, **kwargs: Any) -> Callable[[F], F]:
+    """app.command() that turns SciverifyError into exit codes and Ctrl-C into 130."""
+
+    def wrap(fn: F) -> F:
+        @functools.wraps(fn)
+        def run(*args: Any, **kw: Any) -> Any:
+            try:
+                return fn(*args, **kw)
+            except SciverifyError as exc:
+                raise CliError(exc) from exc
+            except KeyboardInterrupt:
+                click.echo("interrupted; the corpus is unchanged past the last finished file",
+                           err=True)
+                raise typer.Exit(int(ExitCode.INTERRUPTED)) from None
+
+        target.command(**kwargs)(run)
+        return fn
+
+    return wrap
+
+
+# -- shared options ----------------------------------------------------------------------------
+
+CorpusOpt = Annotated[
+    Path | None,
+    typer.Option("--corpus", help="Corpus folder [env SCIVERIFY_CORPUS; default ./corpora/default]."),
+]
+FormatOpt = Annotated[
+    Format, typer.Option("--format", "-f", help="Output format: table, json, jsonl, csv or md.")
+]
+OutOpt = Annotated[Path | None, typer.Option("--output", "-o", help="Write output to this file.")]
+QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help="Only warnings and errors on stderr.")]
+VerboseOpt = Annotated[int, typer.Option("--verbose", "-v", count=True, help="More logging (-vv).")]
+
+
+class ParserName(StrEnum):
+    pymupdf = "pymupdf"
+    grobid = "grobid"
+
+
+def _setup_logging(verbose: int, quiet: bool) -> None:
+    from rich.logging import RichHandler
+
+    level = logging.WARNING if quiet or verbose == 0 else logging.INFO if verbose == 1 else logging.DEBUG
+    root = logging.getLogger("sciverify")
+    root.handlers.clear()
+    from rich.console import Console
+
+    root.addHandler(RichHandler(console=Console(stderr=True), show_path=False, markup=False))
+    root.setLevel(level)
+    root.propagate = False
+
+
+class _RichProgress:
+    def __init__(self) -> None:
+        from rich.console import Console
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+
+        self._bar = Progress(
+            "[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
+            TimeRemainingColumn(), console=Console(stderr=True), transient=True,
+        )
+        self._task: Any = None
+
+    def start(self, total: int | None, description: str) -> None:
+        if self._task is None:
+            self._bar.start()
+        else:
+            self._bar.remove_task(self._task)
+        self._task = self._bar.add_task(description, total=total)
+
+    def advance(self, n: int = 1) -> None:
+        if self._task is not None:
+            self._bar.advance(self._task, n)
+
+    def done(self) -> None:
+        pass
+
+    def close(self) -> None:
+        if self._task is not None:
+            self._bar.stop()
+
+
+@contextmanager
+def cli_progress(quiet: bool = False) -> Iterator[Any]:
+    from sciverify.progress import NO_PROGRESS
+
+    if quiet or not sys.stderr.isatty():
+        yield NO_PROGRESS
+        return
+    bar = _RichProgress()
+    try:
+        yield bar
+    finally:
+        bar.close()
+
+
+def _emit(rows: list[dict[str, Any]], fmt: Format, output: Path | None, **options: Any) -> None:
+    if output is None:
+        render.emit(rows, fmt, **options)
+        return
+    import io
+
+    buf = io.StringIO()
+    render.emit(rows, fmt, out=buf, **options)
+    render.write_atomic(output, buf.getvalue())
+
+
+def _settings(corpus: Path | None, **overrides: Any) -> Any:
+    from sciverify.config import load_settings
+
+    return load_settings(corpus=corpus, **overrides)
+
+
+def _read_stdin_paths() -> list[Path]:
+    if sys.stdin is None or sys.stdin.isatty():
+        raise UsageError("'-' reads paths from stdin, but stdin is a terminal",
+                         hint="pipe paths in: find papers -name '*.pdf' | sciverify ingest -")
+    return [Path(line.strip()) for line in sys.stdin if line.strip()]
+
+
+# -- commands ------------------------------------------------------------------------------------
+
+
+@command(help="Parse PDFs (and JSONL/BEIR paper records) into the corpus; then chunk and index. "
+              "Folders recurse; '-' reads paths from stdin. Unchanged files are skipped.")
+def ingest(
+    paths: Annotated[list[str], typer.Argument(help="PDF files, .jsonl(.gz) records, folders, or -.")],
+    corpus: CorpusOpt = None,
+    parser: Annotated[ParserName | None, typer.Option(help="Parser backend.")] = None,
+    grobid_url: Annotated[str | None, typer.Option(help="GROBID server URL (--parser grobid).")] = None,
+    jobs: Annotated[int | None, typer.Option("--jobs", "-j", help="Parser processes.")] = None,
+    no_index: Annotated[bool, typer.Option("--no-index", help="Stop after ingest (no chunk/index).")] = False,
+    fail_fast: Annotated[bool, typer.Option(help="Stop at the first failing file.")] = False,
+    fmt: FormatOpt = Format.table,
+    quiet: QuietOpt = False,
+    verbose: VerboseOpt = 0,
+) -> None:
+    import sciverify as api
+
+    _setup_logging(verbose, quiet)
+    resolved = [p for raw in paths for p in (_read_stdin_paths() if raw == "-" else [Path(raw)])]
+    settings = _settings(corpus, **{"ingest.parser": parser, "ingest.grobid_url": grobid_url,
+                                    "ingest.jobs": jobs})
+    with api.open_store(settings.corpus) as store, cli_progress(quiet) as progress:
+        report = api.ingest(resolved, store=store, settings=settings, progress=progress,
+                            fail_fast=fail_fast)
+        _after_ingest(store, settings, progress, no_index, quiet)
+    for failure in report.failures:
+        click.echo(f"error: {failure.path}: {failure.reason}"
+                   + (f" (hint: {failure.hint})" if failure.hint else ""), err=True)
+    _emit(report.rows(), fmt, None, title="ingest")
+    if report.failed:
+        click.echo(f"{report.failed} file(s) failed; see above (also stored in ingest_errors)",
+                   err=True)
+        raise typer.Exit(int(ExitCode.INPUT))
+
+
+def _after_ingest(store: Any, settings: Any, progress: Any, no_index: bool, quiet: bool) -> None:
+    if no_index:
+        return
+    import sciverify as api
+
+    if not hasattr(api, "chunk"):
+        return
+    api.chunk(store=store, settings=settings, progress=progress)
+    if hasattr(api, "build_index"):
+        api.build_index(store=store, settings=settings, progress=progress)
+
+
+@command(help="List the papers in the corpus.")
+def papers(
+    corpus: CorpusOpt = None,
+    year: Annotated[str | None, typer.Option(help="Year or range, e.g. 2015..2020.")] = None,
+    title: Annotated[str | None, typer.Option(help="Only titles containing this text.")] = None,
+    venue: Annotated[str | None, typer.Option(help="Only venues containing this text.")] = None,
+    limit: Annotated[int | None, typer.Option(help="At most this many.")] = None,
+    fmt: FormatOpt = Format.table,
+    output: OutOpt = None,
+) -> None:
+    import sciverify as api
+    from sciverify.catalog import PaperFilter
+
+    low, high = parse_year_range(year)
+    settings = _settings(corpus)
+    with api.open_store(settings.corpus, read_only=True) as store:
+        rows = api.list_papers(store, PaperFilter(low, high, title, venue, limit))
+    columns = ["paper_id", "title", "year", "versions", "pages"]
+    _emit(rows, fmt, output, title="papers", columns=columns)
+
+
+def parse_year_range(text: str | None) -> tuple[int | None, int | None]:
+    """'2015' -> (2015, 2015); '2015..2020' -> (2015, 2020); '..2020' -> (None, 2020)."""
+    if text is None:
+        return None, None
+    import re
+
+    match = re.fullmatch(r"\s*(\d{4})?\s*(\.\.)?\s*(\d{4})?\s*", text)
+    if not match or not (match.group(1) or match.group(3)) or (
+        match.group(2) is None and match.group(3)
+    ):
+        raise typer.BadParameter(
+            f"{text!r} is not a year or range; use 2019, 2015..2020, 2015.. or ..2020",
+            param_hint="'--year'",
+        )
+    low = int(match.group(1)) if match.group(1) else None
+    high = int(match.group(3)) if match.group(3) else (low if match.group(2) is None else None)
+    if low is not None and high is not None and low > high:
+        raise typer.BadParameter(f"{text!r}: the range starts after it ends", param_hint="'--year'")
+    return low, high
+
+
+@command(help="Show one paper: metadata, versions and sections with pages.")
+def show(
+    paper_id: Annotated[str, typer.Argument(help="A paper_id from `sciverify papers`.")],
+    corpus: CorpusOpt = None,
+    fmt: FormatOpt = Format.table,
+) -> None:
+    import sciverify as api
+
+    settings = _settings(corpus)
+    with api.open_store(settings.corpus, read_only=True) as store:
+        paper = api.get_paper(store, paper_id)
+    if fmt in (Format.json, Format.jsonl):
+        _emit([paper], fmt, None)
+        return
+    meta = {k: v for k, v in paper.items() if k not in ("versions", "sections", "abstract")}
+    _emit([{"field": k, "value": v} for k, v in meta.items()], fmt, None, title=paper_id)
+    _emit(paper["versions"], fmt, None, title="versions",
+          columns=["version_id", "kind", "label", "page_count", "parser", "is_current",
+                   "source_path"])
+    _emit(paper["sections"], fmt, None, title="sections")
+
+
+@command(db_app, name="status", help="Schema version and pending migrations (read-only).")
+def db_status(corpus: CorpusOpt = None, fmt: FormatOpt = Format.table) -> None:
+    import duckdb
+
+    from sciverify.store import migrations
+    from sciverify.store.db import applied_version
+
+    settings = _settings(corpus)
+    path = settings.store_path
+    current = 0
+    if path.exists():
+        conn = duckdb.connect(str(path), read_only=True)
+        try:
+            current = applied_version(conn)
+        finally:
+            conn.close()
+    rows = [{"id": n, "name": m.name, "applied": n <= current}
+            for n, m in sorted(migrations.MIGRATIONS.items())]
+    _emit(rows, fmt, None, title=f"{path} (schema {current}, head {migrations.head()})")
+
+
+@command(db_app, name="migrate", help="Apply pending migrations.")
+def db_migrate(corpus: CorpusOpt = None) -> None:
+    import sciverify as api
+
+    settings = _settings(corpus)
+    with api.open_store(settings.corpus, migrate_schema=False) as store:
+        from sciverify.store.db import migrate
+
+        applied = migrate(store.conn)
+    click.echo(f"applied {len(applied)} migration(s)" + (f": {applied}" if applied else ""), err=True)
+
+
+@command(config_app, name="show", help="Print every effective setting and where it came from.")
+def config_show(corpus: CorpusOpt = None, fmt: FormatOpt = Format.table) -> None:
+    from sciverify.config import setting_sources
+
+    settings = _settings(corpus)
+    sources = setting_sources(settings)
+    if corpus is not None:
+        sources["corpus"] = "flag --corpus"
+    rows = []
+    for block, value in settings.model_dump(mode="json").items():
+        items = value.items() if isinstance(value, dict) else [("", value)]
+        for key, val in items:
+            name = f"{block}.{key}" if key else block
+            rows.append({"setting": name, "value": val, "source": sources.get(block, "default")})
+    _emit(rows, fmt, None, title="settings")
+
+
+def main() -> None:
+    try:
+        app()
+    except KeyboardInterrupt:
+        sys.exit(int(ExitCode.INTERRUPTED))

@@ -1,0 +1,33 @@
+"""Shared fixtures. The real test material lives in ../shared/corpora (read-only)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def _shared_corpora() -> Path:
+    env = os.environ.get("SCIVERIFY_SHARED_CORPORA")
+    return Path(env) if env else REPO.parent / "shared" / "corpora"
+
+
+@pytest.fixture(scope="session")
+def shared_corpora() -> Path:
+    root = _shared_corpora()
+    if not root.is_dir():
+        pytest.skip(f"shared test corpora not found at {root} (set SCIVERIFY_SHARED_CORPORA)")
+    return root
+
+
+@pytest.fixture(autouse=True)
+def _hermetic(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    monkeypatch.setenv("TRANSFORMERS_OFFLINE", "1")
+    monkeypatch.setenv("SCIVERIFY_CONFIG_DIR", str(tmp_path / "_config"))
+    for key in list(os.environ):
+        if key.startswith("SCIVERIFY_") and key not in ("SCIVERIFY_SHARED_CORPORA", "SCIVERIFY_CONFIG_DIR"):
+            monkeypatch.delenv(key, raising=False)
