@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from sciverify.errors import ParseError
-from sciverify.records import Block, BlockKind, ParsedDocument, Section, SectionKind
+from sciverify.records import Block, BlockKind, ParsedDocument, Section, SectionKind, VersionKind
 
 PARSER_VERSION = "sciverify-jsonl/1"
 _HINT = 'each line must be a JSON object with "id", "title" and "abstract" or "text"'
@@ -75,6 +75,15 @@ def _year(value: Any, where: str) -> int | None:
     return year
 
 
+def _version_kind(value: Any, where: str) -> str:
+    if value in (None, ""):
+        return VersionKind.unknown
+    if str(value) not in VersionKind.__members__:
+        choices = ", ".join(VersionKind.__members__)
+        raise ParseError(f'field "version_kind" must be one of {choices}, got {value!r}', hint=_HINT)
+    return VersionKind(str(value))
+
+
 def record_to_document(obj: Any, where: str) -> tuple[str | None, ParsedDocument]:
     if not isinstance(obj, dict):
         raise ParseError(f"expected a JSON object, got {type(obj).__name__}", hint=_HINT)
@@ -98,6 +107,8 @@ def record_to_document(obj: Any, where: str) -> tuple[str | None, ParsedDocument
         venue=_text(obj.get("venue") or obj.get("journal")),
         license=_text(obj.get("license")),
         sections=sections,
+        version_kind=_version_kind(obj.get("version_kind"), where),
+        version_label=_text(obj.get("version_label")),
         parser="jsonl",
         parser_version=PARSER_VERSION,
         source_id=record_id,
