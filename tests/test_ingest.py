@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 import os
 import shutil
 import signal
@@ -174,9 +175,10 @@ def _bad_inputs(tmp_path: Path, shared_corpora: Path) -> dict[str, Path]:
     (bad / "notes.pdf").write_text("These are my notes, not a PDF.\n")
     data = real.read_bytes()
     (bad / "truncated.pdf").write_bytes(data[: len(data) // 3])
-    corrupt = bytearray(data)
-    corrupt[200:60000] = b"\x00" * (60000 - 200)
-    (bad / "corrupt.pdf").write_bytes(bytes(corrupt))
+    # A real header, then garbage where the objects should be, then a proper end marker.
+    rng = random.Random(7)
+    garbage = bytes(rng.randrange(256) for _ in range(40_000))
+    (bad / "corrupt.pdf").write_bytes(data[:1024] + garbage + b"\n%%EOF\n")
     doc = pymupdf.open(real)
     doc.save(bad / "encrypted.pdf", encryption=pymupdf.PDF_ENCRYPT_AES_256, user_pw="secret",
              owner_pw="owner")

@@ -183,6 +183,7 @@ class Decision:
     reason: str
     probs: EntailProbs | None = None
     findings: tuple[Finding, ...] = ()
+    evidence_index: int | None = None  # which of the candidate evidence spans decided it
 
 
 def to_row(record: Any) -> dict[str, Any]:

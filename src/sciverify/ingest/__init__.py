@@ -276,7 +276,7 @@ def _choose_current_versions(conn: Any, paper_ids: list[str], stamp: Any) -> Non
 def _record_failure(store: Store, report: IngestReport, failure: IngestFailure,
                     sha256: str | None = None) -> None:
     report.failures.append(failure)
-    log.warning("%s: %s", failure.path, failure.reason)
+    log.info("failed: %s: %s", failure.path, failure.reason)
     with store.transaction() as conn:
         conn.execute(
             "INSERT INTO ingest_errors (source_path, sha256, reason, hint, occurred_at)"

@@ -1,0 +1,241 @@
+"""From model probabilities and check findings to a claim status, with a reason.
+
+For each candidate evidence span (text, model probabilities, retrieval relevance) the span gets
+a verdict, contradiction first: the model says contradiction, or a deterministic check finds a
+conflict (another number, the opposite polarity) on a span the model reads as on topic — which
+overrides a model "entailment"; then entailment (`supported`, or `partially_supported` when a
+check finds a missing number, entity, condition or a stronger wording); then related-but-not-
+entailed (`partially_supported`). Across spans the strongest verdict wins in that same order.
+`unverifiable` is what is left: nothing relevant, or nothing the model or the checks could call.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from sciverify.entail.backends import Entailer
+from sciverify.entail.checks import run_checks
+from sciverify.records import Decision, EntailProbs, Finding, Label, Status
+
+CONTRADICTING_CHECKS = ("number", "negation", "comparative", "entity", "condition")
+PARTIAL_CHECKS = ("number", "entity", "hedge", "condition")
+
+
+class DecisionThresholds(BaseModel):
+    """Where model probabilities and check findings turn into a status."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    min_relevance: float = Field(
+        0.25,
+        ge=0.0,
+        le=1.0,
+        description="Retrieval relevance (0..1) below which a span counts only if the model is "
+        "confident either way; set by the retriever's score scale, not by NLI pairs.",
+    )
+    entail_min: float = Field(
+        0.5, ge=0.0, le=1.0, description="P(entailment) at or above which a span supports the claim."
+    )
+    contradict_min: float = Field(
+        0.5,
+        ge=0.0,
+        le=1.0,
+        description="P(contradiction) at or above which a span contradicts the claim (checked "
+        "before entailment).",
+    )
+    related_min: float = Field(
+        0.2,
+        ge=0.0,
+        le=1.0,
+        description="P(entailment) or P(contradiction) at or above which a span is on topic: a "
+        "check's contradiction then counts, and an unentailed span is partial support.",
+    )
+    override_checks: tuple[str, ...] = Field(
+        ("number", "negation"),
+        description="Checks whose 'contradict' findings make an on-topic span contradicted even "
+        "when the model says entailment.",
+    )
+    partial_checks: tuple[str, ...] = Field(
+        PARTIAL_CHECKS,
+        description="Checks whose 'partial' findings turn an entailing span into "
+        "partially_supported.",
+    )
+    check_confidence: float = Field(
+        0.8,
+        ge=0.0,
+        le=1.0,
+        description="Confidence given to a contradiction found by a deterministic check.",
+    )
+
+
+DEFAULT_THRESHOLDS = DecisionThresholds()
+
+
+def decide(
+    claim: str,
+    evidence: Sequence[tuple[str, EntailProbs, float]],
+    *,
+    thresholds: DecisionThresholds = DEFAULT_THRESHOLDS,
+    with_checks: bool = True,
+) -> Decision:
+    """The status of `claim` given candidate evidence spans `(text, probs, relevance)`.
+
+    Example:
+        >>> probs = load_entailer().predict([(text, claim)])[0]
+        >>> decide(claim, [(text, probs, 0.9)]).status
+    """
+    verdicts: list[tuple[int, Decision]] = []
+    errors: list[str] = []
+    best_relevance = max((rel for _, _, rel in evidence), default=0.0)
+    for i, (text, probs, relevance) in enumerate(evidence):
+        if probs.error:
+            errors.append(probs.error)
+            continue
+        findings = run_checks(claim, text) if with_checks else []
+        verdict = judge_span(probs, relevance, findings, thresholds)
+        if verdict is None:
+            continue
+        status, confidence, why = verdict
+        reason = f"{why} (evidence #{i + 1}: {_snippet(text)!r})"
+        verdicts.append((i, Decision(status, round(confidence, 4), reason, probs,
+                                     tuple(findings), evidence_index=i)))
+    for status in (Status.contradicted, Status.supported, Status.partially_supported):
+        ranked = [d for _, d in verdicts if d.status == status]
+        if ranked:
+            return max(ranked, key=lambda d: d.confidence)
+    return _unverifiable(evidence, errors, best_relevance, thresholds)
+
+
+def judge_span(
+    probs: EntailProbs,
+    relevance: float,
+    findings: Sequence[Finding],
+    th: DecisionThresholds,
+) -> tuple[str, float, str] | None:
+    """One span's (status, confidence, reason), or None when it says nothing about the claim."""
+    pe, pc = probs.entailment, probs.contradiction
+    confident = pe >= th.entail_min or pc >= th.contradict_min
+    if relevance < th.min_relevance and not confident:
+        return None
+    on_topic = pe >= th.related_min or pc >= th.related_min
+    conflicts = [f for f in findings if f.effect == "contradict" and f.check in th.override_checks]
+    if pc >= th.contradict_min:
+        return Status.contradicted, pc, f"the model reads a contradiction (p={pc:.2f})"
+    if conflicts and on_topic:
+        return (Status.contradicted, max(th.check_confidence, pc),
+                f"{conflicts[0].check} check: {conflicts[0].message}")
+    gaps = [f for f in findings if f.effect == "partial" and f.check in th.partial_checks]
+    if pe >= th.entail_min:
+        if gaps:
+            return (Status.partially_supported, pe,
+                    f"entailed (p={pe:.2f}) but {gaps[0].check} check: {gaps[0].message}")
+        return Status.supported, pe, f"the evidence entails the claim (p={pe:.2f})"
+    if pe >= th.related_min:
+        return (Status.partially_supported, pe,
+                f"related evidence, not entailed (p={pe:.2f})")
+    return None
+
+
+def _unverifiable(
+    evidence: Sequence[tuple[str, EntailProbs, float]],
+    errors: list[str],
+    best_relevance: float,
+    th: DecisionThresholds,
+) -> Decision:
+    if not evidence:
+        return Decision(Status.unverifiable, 1.0, "no evidence was found for this claim")
+    if errors and len(errors) == len(evidence):
+        return Decision(Status.unverifiable, 0.0, f"the entailment backend could not judge the "
+                        f"evidence: {errors[0]}")
+    if best_relevance < th.min_relevance:
+        return Decision(Status.unverifiable, round(1.0 - best_relevance, 4), "no evidence is "
+                        f"relevant enough (best relevance {best_relevance:.2f} < "
+                        f"{th.min_relevance:.2f}) and the model is neutral")
+    judged = [p for _, p, _ in evidence if not p.error]
+    top = max(max(p.entailment, p.contradiction) for p in judged) if judged else 0.0
+    note = f"; backend errors: {errors[0]}" if errors else ""
+    return Decision(Status.unverifiable, round(1.0 - top, 4), "the evidence neither supports nor "
+                    f"contradicts the claim (best P(entail or contradict) {top:.2f}){note}")
+
+
+def _snippet(text: str, limit: int = 120) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+# --- calibration ---------------------------------------------------------------------------
+
+STATUS_TO_LABEL = {
+    Status.supported: Label.entailment,
+    Status.contradicted: Label.contradiction,
+    Status.partially_supported: Label.neutral,
+    Status.unverifiable: Label.neutral,
+}
+_GRID = tuple(round(0.3 + 0.05 * i, 2) for i in range(13))  # 0.30 .. 0.90
+_RELATED_GRID = (0.0, 0.05, 0.1, 0.2, 0.3, 0.4)
+_OVERRIDES = (("number", "negation"), ("number", "negation", "comparative"), CONTRADICTING_CHECKS)
+_PARTIALS = ((), ("number",), ("number", "hedge"), ("number", "hedge", "condition"), PARTIAL_CHECKS)
+
+
+def pair_fields(pair: Any) -> tuple[str, str, str]:
+    """(premise, hypothesis, label) of a dict or of a record with those attributes."""
+    if isinstance(pair, dict):
+        return str(pair["premise"]), str(pair["hypothesis"]), str(pair["label"])
+    return str(pair.premise), str(pair.hypothesis), str(pair.label)
+
+
+def calibrate_thresholds(
+    pairs: Iterable[Any], entailer: Entailer, *, batch_size: int = 32
+) -> DecisionThresholds:
+    """Grid-search the thresholds that maximise macro-F1 on labelled NLI pairs.
+
+    A pair is `{premise, hypothesis, label}` (or a record with those fields); each is one span
+    of relevance 1. Statuses score as labels: supported = entailment, contradicted =
+    contradiction, partially_supported and unverifiable = neutral. `min_relevance` and
+    `check_confidence` keep their defaults (pairs carry no retrieval scores).
+    """
+    import numpy as np
+
+    rows = [pair_fields(p) for p in pairs]
+    probs = entailer.predict([(prem, hyp) for prem, hyp, _ in rows], batch_size=batch_size)
+    labels = [str(Label.entailment), str(Label.neutral), str(Label.contradiction)]
+    gold = np.array([labels.index(lab) for _, _, lab in rows])
+    pe = np.array([p.entailment for p in probs])
+    pc = np.array([p.contradiction for p in probs])
+    findings = [run_checks(hyp, prem) for prem, hyp, _ in rows]
+    contra = {c: np.array([any(f.check == c and f.effect == "contradict" for f in fs)
+                           for fs in findings]) for c in CONTRADICTING_CHECKS}
+    gap = {c: np.array([any(f.check == c and f.effect == "partial" for f in fs)
+                        for fs in findings]) for c in PARTIAL_CHECKS}
+    none = np.zeros(len(rows), dtype=bool)
+    best: tuple[float, DecisionThresholds] | None = None
+    for overrides in _OVERRIDES:
+        conflict = np.logical_or.reduce([contra[c] for c in overrides] + [none])
+        for partials in _PARTIALS:
+            gaps = np.logical_or.reduce([gap[c] for c in partials] + [none])
+            for emin in _GRID:
+                for cmin in _GRID:
+                    for rmin in _RELATED_GRID:
+                        on_topic = (pe >= rmin) | (pc >= rmin)
+                        is_c = (pc >= cmin) | (conflict & on_topic)
+                        is_e = ~is_c & (pe >= emin) & ~gaps
+                        pred = np.where(is_c, 2, np.where(is_e, 0, 1))
+                        score = _macro_f1(gold, pred)
+                        if best is None or score > best[0] + 1e-12:
+                            best = (score, DecisionThresholds(
+                                entail_min=emin, contradict_min=cmin, related_min=rmin,
+                                override_checks=overrides, partial_checks=partials))
+    return best[1] if best else DEFAULT_THRESHOLDS
+
+
+def _macro_f1(gold: Any, pred: Any) -> float:
+    total = 0.0
+    for k in range(3):
+        tp = float(((pred == k) & (gold == k)).sum())
+        fp = float(((pred == k) & (gold != k)).sum())
+        fn = float(((pred != k) & (gold == k)).sum())
+        total += 2 * tp / (2 * tp + fp + fn) if tp else 0.0
+    return total / 3

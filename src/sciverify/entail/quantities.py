@@ -1,0 +1,185 @@
+"""Numbers in scientific prose: values with units, percentages, folds, ranges, p-values, CIs, n.
+
+`parse_quantities(text)` finds them with their char spans, the direction word attached to each
+("increased by 20%", "a 3-fold reduction") and the content words around it, which is how the
+number check decides that two numbers describe the same quantity.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from sciverify.entail.lexicon import STOPWORDS, direction, stem, words
+
+# "3·1" is how some journals (The Lancet) print 3.1.
+_NUM = r"(?:\d{1,3}(?:,\d{3})+|\d+)(?:[.·]\d+)?|\.\d+"
+# "1.2 × 10^5", "1.2x10-5", "3e-4", "10^6"
+_SCI = r"(?:\s*[×xX*]\s*10\s*(?:\^|\*\*)?\s*(?P<exp>[-−–]?\d+)|[eE](?P<exp2>[-+−]?\d+)(?![A-Za-z]))"
+_UNITS = (
+    r"percentage[\s-]points?|pp\b|percent(?:age)?|per\s?cent|%|[\s-]?fold|°\s?C|º\s?C|"
+    r"degrees?\s(?:C|Celsius)|mmHg|mmol/[lL]|µmol/[lL]|mg/kg|mg/d[lL]|g/d[lL]|ng/m[lL]|pg/m[lL]|"
+    r"µg|μg|ug|mcg|ng|pg|mg|kg|g|m[lL]|µ[lL]|μ[lL]|nm|µm|μm|mm|cm|km|kDa|bp|kb|Gy|mM|µM|μM|nM|"
+    r"Hz|kHz|MHz|ms|hours?|hrs?|h|minutes?|min|seconds?|sec|s|days?|d|weeks?|wks?|wk|months?|mo|"
+    r"years?|yrs?|y"
+)
+_UNIT_CANON = {
+    "percentage point": "pp", "percentage points": "pp", "pp": "pp", "percent": "%",
+    "percentage": "%", "per cent": "%", "percent age": "%", "%": "%", "fold": "fold",
+    "°c": "°C", "ºc": "°C", "degree c": "°C", "degrees c": "°C", "degree celsius": "°C",
+    "degrees celsius": "°C", "hour": "h", "hours": "h", "hr": "h", "hrs": "h", "h": "h",
+    "minute": "min", "minutes": "min", "min": "min", "second": "s", "seconds": "s", "sec": "s",
+    "s": "s", "day": "day", "days": "day", "d": "day", "week": "week", "weeks": "week",
+    "wk": "week", "wks": "week", "month": "month", "months": "month", "mo": "month",
+    "year": "year", "years": "year", "yr": "year", "yrs": "year", "y": "year", "μg": "µg",
+    "ug": "µg", "mcg": "µg", "μl": "µl", "μm": "µm", "μM": "µM",
+}
+_VALUE = re.compile(
+    rf"(?<![\w.,^/])(?<![A-Za-z]-)(?P<num>{_NUM})(?:{_SCI})?"
+    rf"(?:\s*[-–—]\s*(?P<hi>{_NUM}))?"
+    r"(?:\s+(?P<mult>thousand|million|billion)\b)?"
+    rf"(?:\s*(?P<unit>{_UNITS})(?![A-Za-z]))?"
+    r"(?![\w'’′]|[-‐][A-Za-z]|\.\d)"
+)
+_PVALUE = re.compile(
+    rf"\b[pP]\s*(?:-?\s?values?)?\s*(?P<cmp><=|>=|[<>≤≥=]|of|was|is)\s*(?P<num>{_NUM})(?:{_SCI})?"
+)
+_NVALUE = re.compile(rf"\b[nN]\s*=\s*(?P<num>{_NUM})")
+_CI = re.compile(
+    rf"(?P<level>\d{{2}}(?:\.\d+)?)\s*%\s*(?:CI|confidence intervals?|C\.I\.)\s*[:,=]?\s*(?:of\s*)?"
+    rf"[\[(]?\s*(?P<lo>-?(?:{_NUM}))\s*(?:-|–|—|to|,)\s*(?P<hi>-?(?:{_NUM}))\s*[\])]?"
+)
+# A number right after one of these words is a label, not a measurement.
+_LABEL_WORDS = frozenset(
+    "fig figs figure figures table tables ref refs reference eq equation section chapter "
+    "supplementary appendix box panel".split()
+)
+_MULTIPLIERS = {"thousand": 1e3, "million": 1e6, "billion": 1e9}
+_WORD_FOLD = re.compile(
+    r"\b(?P<word>two|three|four|five|six|seven|eight|nine|ten)[\s-]?fold\b", re.IGNORECASE
+)
+_WORD_VALUES = {w: float(i) for i, w in enumerate(
+    "zero one two three four five six seven eight nine ten".split())}
+_CMP = {"<": "<", ">": ">", "=": "=", "≤": "<=", "≥": ">=", "<=": "<=", ">=": ">=",
+        "of": "=", "was": "=", "is": "="}
+
+
+@dataclass(frozen=True, slots=True)
+class Quantity:
+    kind: str  # value | p | n | ci
+    value: float  # the low end for a range or CI
+    high: float | None  # the high end of a range or CI
+    unit: str  # canonical unit, a following noun's stem ("patient"), or ""
+    span: tuple[int, int]
+    decimals: int
+    comparator: str = "="  # for p-values
+    direction: int = 0  # +1 "increased by", -1 "a 20% reduction", 0 none
+    context: frozenset[str] = field(default_factory=frozenset)
+    level: float | None = None  # CI level, e.g. 95
+
+    def text_of(self, text: str) -> str:
+        return text[self.span[0] : self.span[1]]
+
+
+def to_float(raw: str, exp: str | None = None) -> float:
+    value = float(raw.replace(",", "").replace("·", ".").replace("−", "-").replace("–", "-"))
+    if exp:
+        value *= 10.0 ** int(exp.replace("−", "-").replace("–", "-"))
+    return value
+
+
+def decimals_of(raw: str) -> int:
+    raw = raw.replace("·", ".")
+    return len(raw.split(".", 1)[1]) if "." in raw else 0
+
+
+def canon_unit(raw: str | None) -> str:
+    if not raw:
+        return ""
+    key = re.sub(r"[\s-]+", " ", raw.strip()).strip()
+    return _UNIT_CANON.get(key.lower(), _UNIT_CANON.get(key, key))
+
+
+def parse_quantities(text: str) -> list[Quantity]:
+    """Every number in `text` that reads as a measurement, in text order."""
+    found: list[Quantity] = []
+    taken: list[tuple[int, int]] = []
+
+    def free(start: int, end: int) -> bool:
+        return all(end <= a or start >= b for a, b in taken)
+
+    for m in _CI.finditer(text):
+        found.append(Quantity("ci", to_float(m["lo"]), to_float(m["hi"]), "", m.span(),
+                              max(decimals_of(m["lo"]), decimals_of(m["hi"])),
+                              level=float(m["level"])))
+        taken.append(m.span())
+    for m in _PVALUE.finditer(text):
+        if free(*m.span()):
+            found.append(Quantity("p", to_float(m["num"], m["exp"] or m["exp2"]), None, "",
+                                  m.span(), decimals_of(m["num"]), comparator=_CMP[m["cmp"]]))
+            taken.append(m.span())
+    for m in _NVALUE.finditer(text):
+        if free(*m.span()):
+            found.append(Quantity("n", to_float(m["num"]), None, "", m.span(), 0))
+            taken.append(m.span())
+    for m in _WORD_FOLD.finditer(text):
+        found.append(Quantity("value", _WORD_VALUES[m["word"].lower()], None, "fold", m.span(), 0))
+        taken.append(m.span())
+    for m in _VALUE.finditer(text):
+        if not free(*m.span()) or _after_label_word(text, m.start()):
+            continue
+        unit = canon_unit(m["unit"]) or _noun_unit(text, m.end())
+        scale = _MULTIPLIERS.get(m["mult"] or "", 1.0)
+        hi = to_float(m["hi"]) * scale if m["hi"] else None
+        value = to_float(m["num"], m["exp"] or m["exp2"]) * scale
+        found.append(Quantity("value", value, hi, unit, m.span(), decimals_of(m["num"])))
+        taken.append(m.span())
+    found.sort(key=lambda q: q.span)
+    return [_with_surroundings(text, q) for q in found]
+
+
+def _after_label_word(text: str, start: int) -> bool:
+    before = re.findall(r"[A-Za-z]+", text[max(0, start - 16) : start])
+    return bool(before) and before[-1].lower() in _LABEL_WORDS and text[start - 1] in " ."
+
+
+def _noun_unit(text: str, end: int) -> str:
+    """A count noun right after a bare number ("45 patients") acts as its unit."""
+    m = re.match(r"\s+([a-z][a-z\-]{2,})", text[end:])
+    if not m or m.group(1) in STOPWORDS - {"patient", "patients"}:
+        return ""
+    return stem(m.group(1))
+
+
+def _with_surroundings(text: str, q: Quantity) -> Quantity:
+    """Attach the direction word and the content-word context of a quantity."""
+    # Stop at a clause break so "X rose 5%, while Y fell 7%" keeps X and Y apart.
+    before = words(_clause_tail(text[max(0, q.span[0] - 60) : q.span[0]]))
+    after = words(_clause_head(text[q.span[1] : q.span[1] + 40]))
+    near = before[-3:] + after[:2]
+    dirn = next((direction(w.lower) for w in reversed(near) if direction(w.lower)), 0)
+    ctx = {
+        w.stem
+        for w in before[-5:] + after[:3]
+        if w.lower not in STOPWORDS and not w.lower[0].isdigit() and not direction(w.lower)
+    }
+    ctx.discard(q.unit)
+    return Quantity(q.kind, q.value, q.high, q.unit, q.span, q.decimals, q.comparator, dirn,
+                    frozenset(ctx), q.level)
+
+
+def _clause_tail(s: str) -> str:
+    parts = re.split(r"[;,()\[\]]|\b(?:while|whereas|but|and)\b", s)
+    return parts[-1]
+
+
+def _clause_head(s: str) -> str:
+    return re.split(r"[;,()\[\]]|\b(?:while|whereas|but|and)\b", s)[0]
+
+
+def same_number(a: float, b: float, dec_a: int, dec_b: int) -> bool:
+    """Equal at the precision of the less precise of the two (12.5 matches 12.46)."""
+    tol = 0.5 * 10.0 ** (-min(dec_a, dec_b))
+    if abs(a) >= 1e4 or (0 < abs(a) < 1e-3):  # scientific notation: compare relatively
+        return abs(a - b) <= 0.005 * max(abs(a), abs(b))
+    return abs(a - b) <= tol + 1e-12

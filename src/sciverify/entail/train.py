@@ -1,0 +1,279 @@
+"""Fine-tune the bundled 3-way NLI cross-encoder on the shared real data sets.
+
+    python -m sciverify.entail.train --corpora PATH --out PATH [--epochs 2] [--minutes 55]
+
+Seeded and single-process; training stops cleanly at the time budget, then the held-out
+split of every source is evaluated and the model is saved (fp16) with metrics and a card.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import random
+import sys
+import time
+from collections import Counter
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from .checkpoint import (
+    INFERENCE_MAX_LENGTH, LABEL2ID, LABELS, check_reload, load_base_classifier, predict_logits, save_checkpoint, tokenize_pairs,
+)
+from .data import HELDOUT_FRACTION, NLIPair, load_pairs
+
+# How often each source is seen per epoch. SciFact is the target domain, so it is repeated;
+# SICK's short everyday sentences are the least like scientific claims, so part is skipped.
+MIX: dict[str, float] = {"scifact": 2.0, "healthver": 0.8, "covidfact": 0.5, "sick": 0.3, "rte": 1.0, "perturb": 0.6}
+Log = Callable[[str], None]
+
+
+def _source_group(p: NLIPair) -> str:
+    return "perturb" if p.source.startswith("perturb-") else p.source
+
+
+def build_mixture(pairs: list[NLIPair], mix: dict[str, float], seed: int) -> list[NLIPair]:
+    """Repeat or subsample each source by its weight, deterministically."""
+    rng = random.Random(seed)
+    out: list[NLIPair] = []
+    for group in sorted(mix):
+        rows = [p for p in pairs if _source_group(p) == group]
+        whole, frac = int(mix[group]), mix[group] - int(mix[group])
+        out.extend(rows * whole)
+        out.extend(rng.sample(rows, int(round(frac * len(rows)))))
+    return out
+
+
+def class_weights(pairs: list[NLIPair]) -> list[float]:
+    """Square-root inverse frequency: evens the classes out without overweighting the rare one."""
+    counts = Counter(str(p.label) for p in pairs)
+    total = sum(counts.values())
+    return [math.sqrt(total / (len(LABELS) * max(counts[name], 1))) for name in LABELS]
+
+
+def _batches(lengths: list[int], batch_size: int, rng: random.Random) -> list[list[int]]:
+    """Shuffle, sort by length inside windows of 50 batches (less padding), shuffle batches."""
+    order = list(range(len(lengths)))
+    rng.shuffle(order)
+    window = batch_size * 50
+    batches: list[list[int]] = []
+    for start in range(0, len(order), window):
+        chunk = sorted(order[start : start + window], key=lambda i: lengths[i])
+        batches.extend(chunk[i : i + batch_size] for i in range(0, len(chunk), batch_size))
+    rng.shuffle(batches)
+    return batches
+
+
+def evaluate(model: Any, tokenizer: Any, pairs: list[NLIPair], *, max_length: int = INFERENCE_MAX_LENGTH) -> dict[str, Any]:
+    """Accuracy, macro-F1 (over the gold labels present), per-label scores and confusion per source."""
+    logits = predict_logits(model, tokenizer, [(p.hypothesis, p.premise) for p in pairs], max_length=max_length)
+    preds = [LABELS[i] for i in logits.argmax(-1).tolist()]
+    by_source: dict[str, list[int]] = {}
+    for i, p in enumerate(pairs):
+        by_source.setdefault(p.source, []).append(i)
+        if p.source.startswith("perturb-"):
+            by_source.setdefault("perturb", []).append(i)
+    return {name: score([str(pairs[i].label) for i in idx], [preds[i] for i in idx]) for name, idx in sorted(by_source.items())}
+
+
+def score(gold: list[str], pred: list[str]) -> dict[str, Any]:
+    confusion = {g: {p: 0 for p in LABELS} for g in LABELS}
+    for g, p in zip(gold, pred, strict=True):
+        confusion[g][p] += 1
+    per_label = {}
+    for name in LABELS:
+        tp = confusion[name][name]
+        n_pred = sum(confusion[g][name] for g in LABELS)
+        n_gold = sum(confusion[name].values())
+        prec = tp / n_pred if n_pred else 0.0
+        rec = tp / n_gold if n_gold else 0.0
+        f1 = 2 * prec * rec / (prec + rec) if prec + rec else 0.0
+        per_label[name] = {"precision": round(prec, 4), "recall": round(rec, 4), "f1": round(f1, 4), "n": n_gold}
+    present = [name for name in LABELS if per_label[name]["n"]]
+    return {
+        "n": len(gold),
+        "accuracy": round(sum(g == p for g, p in zip(gold, pred, strict=True)) / max(len(gold), 1), 4),
+        "macro_f1": round(sum(per_label[n]["f1"] for n in present) / max(len(present), 1), 4),
+        "per_label": per_label,
+        "confusion": confusion,  # gold -> predicted -> count
+    }
+
+
+def _counts(pairs: list[NLIPair]) -> dict[str, dict[str, int]]:
+    out: dict[str, dict[str, int]] = {}
+    for p in pairs:
+        out.setdefault(p.source, {name: 0 for name in LABELS})[str(p.label)] += 1
+    return dict(sorted(out.items()))
+
+
+def train_nli(
+    corpora_root: Path,
+    out_dir: Path,
+    *,
+    seed: int = 13,
+    epochs: int = 2,
+    time_budget_minutes: float = 55,
+    max_length: int = 160,
+    batch_size: int = 16,
+    lr: float = 5e-5,
+    warmup_fraction: float = 0.06,
+    mix: dict[str, float] | None = None,
+    command: str = "",
+    log: Log | None = None,
+    heldout_limit: int | None = None,
+    keep_trained: Path | None = None,
+) -> dict[str, Any]:
+    """Train, evaluate on the held-out split of every source, save into `out_dir`; returns metrics."""
+    import numpy as np
+    import torch
+
+    say = log or (lambda _msg: None)
+    started = time.monotonic()
+    deadline = started + time_budget_minutes * 60
+    random.seed(seed)
+    np.random.seed(seed)
+    torch.manual_seed(seed)
+    torch.set_num_threads(2)
+    torch.use_deterministic_algorithms(True, warn_only=True)
+
+    train_pairs = load_pairs(corpora_root, "train")
+    heldout = load_pairs(corpora_root, "heldout")
+    if heldout_limit is not None:  # smoke checks only: every n-th pair keeps all sources
+        heldout = heldout[:: max(1, len(heldout) // heldout_limit)]
+    mixture = build_mixture(train_pairs, mix or MIX, seed)
+    weights = class_weights(mixture)
+    say(f"train pairs {len(train_pairs)}, mixture/epoch {len(mixture)}, heldout {len(heldout)}, class weights "
+        + ", ".join(f"{n}={w:.2f}" for n, w in zip(LABELS, weights, strict=True)))
+
+    model, tokenizer = load_base_classifier()
+    enc = tokenize_pairs(tokenizer, [p.hypothesis for p in mixture], [p.premise for p in mixture], max_length)
+    ids, types = enc["input_ids"], enc["token_type_ids"]
+    labels = [LABEL2ID[str(p.label)] for p in mixture]
+    lengths = [len(x) for x in ids]
+    say(f"mean tokens/pair {sum(lengths) / len(lengths):.1f}, max_length {max_length}")
+
+    rng = random.Random(seed)
+    epoch_batches = [_batches(lengths, batch_size, rng) for _ in range(epochs)]
+    planned = sum(len(b) for b in epoch_batches)
+    optim = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=0.01)
+    warmup = max(1, int(warmup_fraction * planned))
+    loss_fn = torch.nn.CrossEntropyLoss(weight=torch.tensor(weights))
+    # Reserve time for evaluation and saving inside the budget only if the run is long enough.
+    state = {"total": planned}
+
+    def lr_at(step: int) -> float:
+        if step < warmup:
+            return lr * (step + 1) / warmup
+        return lr * max(0.0, (state["total"] - step) / max(1, state["total"] - warmup))
+
+    model.train()
+    step, seen, stopped_early, t_train = 0, 0, False, time.monotonic()
+    running = 0.0
+    for epoch, batches in enumerate(epoch_batches):
+        for b in batches:
+            if step >= state["total"]:
+                break
+            if time.monotonic() > deadline:
+                stopped_early = True
+                break
+            width = max(lengths[i] for i in b)
+            input_ids = torch.zeros((len(b), width), dtype=torch.long)
+            token_type = torch.zeros_like(input_ids)
+            mask = torch.zeros_like(input_ids)
+            for r, i in enumerate(b):
+                input_ids[r, : lengths[i]] = torch.tensor(ids[i])
+                token_type[r, : lengths[i]] = torch.tensor(types[i])
+                mask[r, : lengths[i]] = 1
+            for group in optim.param_groups:
+                group["lr"] = lr_at(step)
+            out = model(input_ids=input_ids, attention_mask=mask, token_type_ids=token_type)
+            loss = loss_fn(out.logits, torch.tensor([labels[i] for i in b]))
+            optim.zero_grad(set_to_none=True)
+            loss.backward()
+            torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+            optim.step()
+            step += 1
+            seen += len(b)
+            running = 0.98 * running + 0.02 * float(loss.detach()) if step > 1 else float(loss.detach())
+            elapsed = time.monotonic() - t_train
+            if step == 60:
+                # Shrink the schedule to what fits in the budget, so the LR still decays to zero.
+                fit = int(step / elapsed * (deadline - time.monotonic()) * 0.97) + step
+                if fit < state["total"]:
+                    state["total"] = fit
+                    say(f"schedule shortened to {fit} of {planned} steps to fit the time budget")
+            if step % 25 == 0 or step == 1:
+                rate = seen / elapsed
+                eta = (state["total"] - step) * elapsed / step
+                say(f"epoch {epoch + 1} step {step}/{state['total']} loss {running:.4f} lr {lr_at(step):.2e} "
+                    f"{rate:.1f} pairs/s elapsed {elapsed / 60:.1f} min eta {eta / 60:.1f} min")
+        say(f"epoch {epoch + 1} done at step {step}")
+        if stopped_early or step >= state["total"]:
+            break
+    train_minutes = (time.monotonic() - t_train) / 60
+    say(f"training finished: {step} steps, {seen} pairs, {train_minutes:.1f} min, stopped_early={stopped_early}")
+
+    if keep_trained is not None:
+        # A plain fp32 copy first, so a failure while evaluating or saving loses no training.
+        model.save_pretrained(str(keep_trained))
+        tokenizer.save_pretrained(str(keep_trained))
+    model.eval()
+    metrics = evaluate(model, tokenizer, heldout)
+    say("held-out: " + ", ".join(f"{k} acc {v['accuracy']:.3f} F1 {v['macro_f1']:.3f}" for k, v in metrics.items()))
+    result: dict[str, Any] = {
+        "heldout": metrics,
+        "train_counts": _counts(train_pairs),
+        "heldout_counts": _counts(heldout),
+        "mixture": mix or MIX,
+        "mixture_size_per_epoch": len(mixture),
+        "class_weights": dict(zip(LABELS, [round(w, 4) for w in weights], strict=True)),
+        "training": {
+            "seed": seed, "epochs_planned": epochs, "steps": step, "steps_planned": planned,
+            "steps_scheduled": state["total"], "pairs_seen": seen, "batch_size": batch_size, "lr": lr,
+            "max_length_train": max_length, "max_length_inference": INFERENCE_MAX_LENGTH,
+            "train_minutes": round(train_minutes, 2), "stopped_at_time_budget": stopped_early,
+            "time_budget_minutes": time_budget_minutes, "heldout_fraction": HELDOUT_FRACTION,
+            "torch_threads": torch.get_num_threads(), "command": command,
+        },
+    }
+    from .card import model_card
+
+    probe = [(p.hypothesis, p.premise) for p in heldout[:: max(1, len(heldout) // 200)]]
+    save_checkpoint(model, tokenizer, Path(out_dir), extra_config={"sciverify_trained": True},
+                    extra_files={"metrics.json": json.dumps(result, indent=2) + "\n", "MODEL_CARD.md": model_card(result)})
+    reload = check_reload(Path(out_dir), model, tokenizer, probe)
+    result["fp16_reload_check"] = reload
+    (Path(out_dir) / "metrics.json").write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
+    say(f"saved to {out_dir}; fp16 reload agreement {reload['argmax_agreement']:.4f}, "
+        f"max |logit diff| {reload['max_abs_logit_diff']:.4f}; total {(time.monotonic() - started) / 60:.1f} min")
+    return result
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m sciverify.entail.train", description=__doc__.splitlines()[0])
+    ap.add_argument("--corpora", type=Path, required=True, help="folder holding scifact/, healthver/, ...")
+    ap.add_argument("--out", type=Path, required=True, help="model folder to write (replaced when done)")
+    ap.add_argument("--seed", type=int, default=13)
+    ap.add_argument("--epochs", type=int, default=2)
+    ap.add_argument("--minutes", type=float, default=55, help="training time budget")
+    ap.add_argument("--max-length", type=int, default=160)
+    ap.add_argument("--batch-size", type=int, default=16)
+    ap.add_argument("--lr", type=float, default=5e-5)
+    ap.add_argument("--keep-trained", type=Path, default=None, help="also save the fp32 model here first")
+    ap.add_argument("--heldout-limit", type=int, default=None, help="evaluate on about this many pairs (smoke checks)")
+    args = ap.parse_args(argv)
+
+    def log(msg: str) -> None:
+        print(time.strftime("%H:%M:%S"), msg, flush=True)
+
+    command = "python -m sciverify.entail.train " + " ".join(sys.argv[1:] if argv is None else argv)
+    train_nli(args.corpora, args.out, seed=args.seed, epochs=args.epochs, time_budget_minutes=args.minutes,
+              max_length=args.max_length, batch_size=args.batch_size, lr=args.lr, command=command, log=log,
+              heldout_limit=args.heldout_limit, keep_trained=args.keep_trained)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
