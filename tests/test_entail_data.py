@@ -26,7 +26,9 @@ def scifact(shared_corpora: Path) -> list[nd.NLIPair]:
     return nd.load_scifact(shared_corpora)
 
 
-def test_scifact_pairs_follow_the_evidence_sets(scifact: list[nd.NLIPair], shared_corpora: Path) -> None:
+def test_scifact_pairs_follow_the_evidence_sets(
+    scifact: list[nd.NLIPair], shared_corpora: Path
+) -> None:
     counts = _labels(scifact)
     # claims_train.jsonl has 616 SUPPORT and 341 CONTRADICT evidence sets.
     assert counts[E] == 616 and counts[C] == 341
@@ -41,9 +43,11 @@ def test_scifact_pairs_follow_the_evidence_sets(scifact: list[nd.NLIPair], share
     assert q.label == C and q.premise == docs[13734012][4]
     # Neutral premises are sentences of cited abstracts that are not the claim's rationale.
     for n in (p for p in scifact if p.label == N):
-        _, cid, doc_id, tag = n.pair_id.split(":")
+        _, _cid, doc_id, tag = n.pair_id.split(":")
         assert n.premise == docs[int(doc_id)][int(tag[1:])]
-        assert not any(s.premise == n.premise and s.hypothesis == n.hypothesis for s in scifact if s.label != N)
+        assert not any(
+            s.premise == n.premise and s.hypothesis == n.hypothesis for s in scifact if s.label != N
+        )
 
 
 def test_other_loaders_read_the_real_label_counts(shared_corpora: Path) -> None:
@@ -60,8 +64,12 @@ def test_other_loaders_read_the_real_label_counts(shared_corpora: Path) -> None:
 
 
 def test_split_is_deterministic_and_about_a_fifth(shared_corpora: Path) -> None:
-    a = nd.load_pairs(shared_corpora, "all", sources=["scifact", "healthver", "covidfact", "sick", "rte"])
-    b = nd.load_pairs(shared_corpora, "all", sources=["scifact", "healthver", "covidfact", "sick", "rte"])
+    a = nd.load_pairs(
+        shared_corpora, "all", sources=["scifact", "healthver", "covidfact", "sick", "rte"]
+    )
+    b = nd.load_pairs(
+        shared_corpora, "all", sources=["scifact", "healthver", "covidfact", "sick", "rte"]
+    )
     assert [(p.pair_id, p.split) for p in a] == [(p.pair_id, p.split) for p in b]
     assert len({p.pair_id for p in a}) == len(a)
     for source in ("scifact", "healthver", "covidfact", "sick"):
@@ -71,7 +79,9 @@ def test_split_is_deterministic_and_about_a_fifth(shared_corpora: Path) -> None:
     assert nd.split_of("scifact:c12") == nd.split_of("scifact:c12")
 
 
-def test_split_keeps_claims_abstracts_and_premises_on_one_side(scifact: list[nd.NLIPair], shared_corpora: Path) -> None:
+def test_split_keeps_claims_abstracts_and_premises_on_one_side(
+    scifact: list[nd.NLIPair], shared_corpora: Path
+) -> None:
     side_of_claim: dict[str, set[str]] = {}
     side_of_doc: dict[str, set[str]] = {}
     for p in scifact:
@@ -87,10 +97,20 @@ def test_split_keeps_claims_abstracts_and_premises_on_one_side(scifact: list[nd.
         assert all(len(s) == 1 for s in sides.values()), source
 
 
-def test_perturbations_inherit_the_split_of_their_sentence(shared_corpora: Path, scifact: list[nd.NLIPair]) -> None:
+def test_perturbations_inherit_the_split_of_their_sentence(
+    shared_corpora: Path, scifact: list[nd.NLIPair]
+) -> None:
     pairs = nd.load_perturbations(shared_corpora)
     kinds = Counter(p.source for p in pairs)
-    for kind in ("number", "negation", "direction", "entity", "drop_condition", "add_statistic", "paraphrase"):
+    for kind in (
+        "number",
+        "negation",
+        "direction",
+        "entity",
+        "drop_condition",
+        "add_statistic",
+        "paraphrase",
+    ):
         assert kinds[f"perturb-{kind}"] > 50, kind
     split_of_doc = {p.pair_id.split(":")[2]: p.split for p in scifact}
     ev = [p for p in pairs if p.pair_id.startswith("scifact-ev:")]
@@ -101,8 +121,10 @@ def test_perturbations_inherit_the_split_of_their_sentence(shared_corpora: Path,
 
 # Real SciFact claims (claims_train.jsonl ids 9, 12, 34, 335).
 METHADONE = "32% of liver transplantation programs required patients to discontinue methadone treatment in 2001."
-FOLIC = ("40mg/day dosage of folic acid and 2mg/day dosage of vitamin B12 does not affect chronic kidney "
-         "disease (CKD) progression.")
+FOLIC = (
+    "40mg/day dosage of folic acid and 2mg/day dosage of vitamin B12 does not affect chronic kidney "
+    "disease (CKD) progression."
+)
 FOLATE = "A deficiency of folate increases blood levels of homocysteine."
 HAND2 = "Deregulation of HAND2 is a crucial step in endometrial carcinogenesis in mice."
 LACK = "0-dimensional biomaterials lack inductive properties."
@@ -121,7 +143,10 @@ def test_number_and_unit_perturbations() -> None:
 
 def test_negation_is_removed_or_inserted() -> None:
     assert pt.perturb_negation(FOLIC) == FOLIC.replace("does not affect", "does affect")
-    assert pt.perturb_negation(FOLATE) == "A deficiency of folate does not increase blood levels of homocysteine."
+    assert (
+        pt.perturb_negation(FOLATE)
+        == "A deficiency of folate does not increase blood levels of homocysteine."
+    )
     assert pt.perturb_negation(HAND2) == HAND2.replace(" is ", " is not ")
     assert pt.perturb_negation(LACK) is None
 
@@ -132,10 +157,17 @@ def test_direction_entity_condition_statistic_paraphrase() -> None:
     swapped = pt.perturb_entity(HAND2, ["HAND2", "PTEN"])
     assert swapped == HAND2.replace("HAND2", "PTEN")
     assert pt.perturb_entity(FOLATE, ["HAND2", "PTEN"]) is None
-    assert pt.perturb_drop_condition(HAND2) == "Deregulation of HAND2 is a crucial step in endometrial carcinogenesis."
+    assert (
+        pt.perturb_drop_condition(HAND2)
+        == "Deregulation of HAND2 is a crucial step in endometrial carcinogenesis."
+    )
     assert pt.perturb_drop_condition(FOLATE) is None
     stat = pt.perturb_add_statistic(FOLATE)
-    assert stat is not None and stat.startswith(FOLATE[:-1]) and ("p =" in stat or "%" in stat or "SD" in stat)
+    assert (
+        stat is not None
+        and stat.startswith(FOLATE[:-1])
+        and ("p =" in stat or "%" in stat or "SD" in stat)
+    )
     assert pt.perturb_add_statistic("Mortality was lower (p < 0.01).") is None
     assert pt.paraphrase_light(FOLIC) == FOLIC.replace(" (CKD)", "")
     assert pt.paraphrase_light(FOLATE) is None
@@ -153,11 +185,20 @@ def test_jsonl_round_trip_and_converters(tmp_path: Path, shared_corpora: Path) -
     out = tmp_path / "rte.jsonl"
     assert nd.write_jsonl(pairs, out) == 20
     first = json.loads(out.read_text(encoding="utf-8").splitlines()[0])
-    assert set(first) >= {"premise", "hypothesis", "label"} and first["label"] in {"entailment", "neutral"}
+    assert set(first) >= {"premise", "hypothesis", "label"} and first["label"] in {
+        "entailment",
+        "neutral",
+    }
     back = nd.convert_file(out)
-    assert [(p.premise, p.hypothesis, p.label) for p in back] == [(p.premise, p.hypothesis, p.label) for p in pairs]
-    for rel, n in (("healthver/healthver_dev.csv", 1917), ("covidfact/RTE-covidfact/dev.tsv", 419),
-                   ("sick/SICK_train.txt", 4500), ("rte/dev.tsv", 277)):
+    assert [(p.premise, p.hypothesis, p.label) for p in back] == [
+        (p.premise, p.hypothesis, p.label) for p in pairs
+    ]
+    for rel, n in (
+        ("healthver/healthver_dev.csv", 1917),
+        ("covidfact/RTE-covidfact/dev.tsv", 419),
+        ("sick/SICK_train.txt", 4500),
+        ("rte/dev.tsv", 277),
+    ):
         copy = tmp_path / Path(rel).name
         shutil.copy(shared_corpora / rel, copy)
         assert len(nd.convert_file(copy)) == n, rel

@@ -29,9 +29,14 @@ def test_score_counts_confusion_and_macro_f1() -> None:
 
 def test_mixture_repeats_and_subsamples_deterministically() -> None:
     pairs = [NLIPair(f"p{i}", "h", Label.neutral, "sick", "train", f"sick:{i}") for i in range(10)]
-    pairs += [NLIPair(f"q{i}", "h", Label.entailment, "scifact", "train", f"scifact:{i}") for i in range(4)]
+    pairs += [
+        NLIPair(f"q{i}", "h", Label.entailment, "scifact", "train", f"scifact:{i}")
+        for i in range(4)
+    ]
     mix = tr.build_mixture(pairs, {"sick": 0.5, "scifact": 2.0}, seed=3)
-    assert sum(p.source == "scifact" for p in mix) == 8 and sum(p.source == "sick" for p in mix) == 5
+    assert (
+        sum(p.source == "scifact" for p in mix) == 8 and sum(p.source == "sick" for p in mix) == 5
+    )
     assert mix == tr.build_mixture(pairs, {"sick": 0.5, "scifact": 2.0}, seed=3)
     w = tr.class_weights(mix)
     assert w[ck.LABEL2ID["neutral"]] > w[ck.LABEL2ID["entailment"]]  # 5 neutral vs 8 entailment
@@ -62,7 +67,13 @@ def test_shipped_model_folder_has_the_format() -> None:
     with safe_open(str(weights), framework="pt") as f:
         key = next(iter(f.keys()))
         assert str(f.get_tensor(key).dtype) == "torch.float16"
-    for name in ("tokenizer.json", "tokenizer_config.json", "metrics.json", "MODEL_CARD.md", "modules.json"):
+    for name in (
+        "tokenizer.json",
+        "tokenizer_config.json",
+        "metrics.json",
+        "MODEL_CARD.md",
+        "modules.json",
+    ):
         assert (MODEL_DIR / name).is_file(), name
 
 
@@ -74,8 +85,10 @@ def test_saved_checkpoint_reloads_as_float32_with_the_same_predictions(tmp_path:
     model, tok = ck.load_base_classifier()
     out = ck.save_checkpoint(model, tok, tmp_path / "m", extra_files={"MODEL_CARD.md": "# test\n"})
     ck.save_checkpoint(model, tok, out)  # replacing an existing folder works too
-    pairs = [("Smoking causes lung cancer.", "Smoking is the leading cause of lung cancer."),
-             ("Mice were treated for 3 weeks.", "The mice received the drug for 21 days.")]
+    pairs = [
+        ("Smoking causes lung cancer.", "Smoking is the leading cause of lung cancer."),
+        ("Mice were treated for 3 weeks.", "The mice received the drug for 21 days."),
+    ]
     check = ck.check_reload(out, model, tok, pairs)
     assert check["argmax_agreement"] == 1.0 and check["max_abs_logit_diff"] < 0.05
     ce = CrossEncoder(str(out))

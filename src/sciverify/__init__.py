@@ -3,14 +3,25 @@
 from __future__ import annotations
 
 from sciverify.catalog import PaperFilter, get_paper, list_papers
+from sciverify.chunk import ChunkReport, chunk
 from sciverify.config import Settings, load_settings
 from sciverify.errors import ExitCode, SciverifyError
+from sciverify.index import IndexReport, build_index
 from sciverify.ingest import IngestReport, ingest
+from sciverify.search import Hit, SearchResults, make_filters, search
 from sciverify.store import Store, open_store
 
 __version__ = "0.1.0"
 
 __all__ = [
+    "ChunkReport",
+    "Hit",
+    "SearchResults",
+    "make_filters",
+    "search",
+    "IndexReport",
+    "build_index",
+    "chunk",
     "ExitCode",
     "IngestReport",
     "PaperFilter",

@@ -15,6 +15,7 @@ import unicodedata
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from sciverify.errors import UsageError
 from sciverify.records import BBox, Block, BlockKind, Chunk, ParsedDocument, Section, SectionKind
@@ -47,13 +48,13 @@ def estimate_tokens(text: str) -> int:
 
 # Never end a sentence: "Fig. 2", "e.g. mice", "vs. controls", "cf. Ref. 3".
 _NONFINAL = frozenset(
-    "fig figs eq eqs eqn eqns e.g i.e cf vs v viz approx ca dr prof mr mrs st ref refs sec sect"
+    "fig figs eq eqs eqn eqns e.g i.e cf vs v viz approx ca dr prof mr mrs st ref refs sec sect"  # noqa: SIM905
     " secs tab tabs vol vols pp ch chap no nos incl suppl supp nr dept univ".split()
 )
 # May end a sentence, but only when a typical sentence opener follows: "Smith et al. The ...".
-_MAYBE_FINAL = frozenset("al etc inc ltd co corp jr sr resp ibid".split())
+_MAYBE_FINAL = frozenset("al etc inc ltd co corp jr sr resp ibid".split())  # noqa: SIM905
 _STARTERS = frozenset(
-    "the a an we our in this these those that there it its however moreover furthermore thus"
+    "the a an we our in this these those that there it its however moreover furthermore thus"  # noqa: SIM905
     " therefore hence here for to as at on by of with from all both each one two no finally"
     " similarly although while when after before since because overall further using such"
     " results methods conclusion conclusions background objective objectives purpose design"
@@ -61,7 +62,7 @@ _STARTERS = frozenset(
     " significance main measures outcomes discussion context".split()
 )
 # Words before a one-letter token that make it a name initial: "by J. Smith", "and R. Doll".
-_NAME_CONTEXT = frozenset("and by & of with from see de van von der".split())
+_NAME_CONTEXT = frozenset("and by & of with from see de van von der".split())  # noqa: SIM905
 _OPENERS = "([{\"'“‘"
 _TERMINATOR_RE = re.compile(
     r"(?P<term>[.!?]+|…)(?P<close>[\"'”’)\]]*)"
@@ -117,7 +118,10 @@ def _is_boundary(text: str, m: re.Match[str]) -> bool:
         before, _ = _word_before(text, gap)
         before = before.lstrip(_OPENERS)
         return not (
-            not before or before[0].isupper() or before.endswith(",") or before.lower() in _NAME_CONTEXT
+            not before
+            or before[0].isupper()
+            or before.endswith(",")
+            or before.lower() in _NAME_CONTEXT
         )
     return True
 
@@ -270,7 +274,11 @@ def section_slugs(sections: Sequence[Section]) -> list[str]:
 # ---------------------------------------------------------------------------- chunking
 
 _SKIPPED_SECTIONS = frozenset({SectionKind.references, SectionKind.acknowledgements})
-_OWN_CHUNK_KIND = {BlockKind.table: "table", BlockKind.caption: "figure", BlockKind.equation: "equation"}
+_OWN_CHUNK_KIND: dict[str, str] = {
+    BlockKind.table: "table",
+    BlockKind.caption: "figure",
+    BlockKind.equation: "equation",
+}
 # A sentence up to this many budgets stays whole (its own chunk); a longer one is cut.
 _OVERLONG_FACTOR = 2
 
@@ -337,11 +345,15 @@ def _text_pieces(text: str, base: int, index: int, max_tokens: int) -> list[_Pie
     for s, e in split_sentences(text):
         n = estimate_tokens(text[s:e])
         if n > _OVERLONG_FACTOR * max_tokens:
-            spans.extend((a, b, estimate_tokens(text[a:b])) for a, b in _cut(text, s, e, max_tokens))
+            spans.extend(
+                (a, b, estimate_tokens(text[a:b])) for a, b in _cut(text, s, e, max_tokens)
+            )
         else:
             spans.append((s, e, n))
     target = -(-tokens // -(-tokens // max_tokens))  # ceil(tokens / ceil(tokens / max_tokens))
-    return [_Piece(base + s, base + e, n, index, i == 0, target) for i, (s, e, n) in enumerate(spans)]
+    return [
+        _Piece(base + s, base + e, n, index, i == 0, target) for i, (s, e, n) in enumerate(spans)
+    ]
 
 
 def _pack(pieces: list[_Piece], max_tokens: int, min_tokens: int) -> list[list[_Piece]]:
@@ -383,7 +395,17 @@ def _drafts(section: Section, max_tokens: int, min_tokens: int) -> list[_Draft]:
     def flush() -> None:
         for group in _pack(run, max_tokens, min_tokens):
             tokens = sum(p.tokens for p in group)  # additive: pieces are whitespace-separated
-            drafts.append(_Draft(group[0].start, group[-1].end, group[0].block, group[-1].block, "text", None, tokens))
+            drafts.append(
+                _Draft(
+                    group[0].start,
+                    group[-1].end,
+                    group[0].block,
+                    group[-1].block,
+                    "text",
+                    None,
+                    tokens,
+                )
+            )
         run.clear()
 
     base = 0
@@ -401,7 +423,9 @@ def _drafts(section: Section, max_tokens: int, min_tokens: int) -> list[_Draft]:
                 spans = _cut(block.text, s, e, max_tokens)
             for a, b in spans:
                 tokens = estimate_tokens(block.text[a:b])
-                drafts.append(_Draft(base + a, base + b, index, index, chunk_kind, block.ref, tokens))
+                drafts.append(
+                    _Draft(base + a, base + b, index, index, chunk_kind, block.ref, tokens)
+                )
         elif kind != BlockKind.heading:
             run.extend(_text_pieces(block.text, base, index, max_tokens))
         base += len(block.text) + 2
@@ -503,7 +527,9 @@ def chunk_document(
                     char_start=draft.start,
                     char_end=draft.end,
                     kind=draft.kind,
-                    evidence_type=classify_evidence(body, section_kind=section.kind, chunk_kind=draft.kind),
+                    evidence_type=classify_evidence(
+                        body, section_kind=section.kind, chunk_kind=draft.kind
+                    ),
                     previous_context=summaries[i - 1] if i > 0 else "",
                     next_context=summaries[i + 1] if i + 1 < len(drafts) else "",
                     figure_or_table_ref=draft.ref,
@@ -513,7 +539,121 @@ def chunk_document(
     return chunks
 
 
+
+# -- the stage: stored versions -> stored chunks ---------------------------------------------
+
+CHUNKER_VERSION = "sciverify-chunk/1"
+_CHUNK_BATCH = 500
+_CHUNK_COLUMNS = (
+    "chunk_id", "paper_id", "version_id", "section", "section_kind", "section_ordinal", "ordinal",
+    "text", "page", "x0", "y0", "x1", "y1", "char_start", "char_end", "kind", "evidence_type",
+    "previous_context", "next_context", "figure_or_table_ref", "token_count", "text_hash",
+    "chunker",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class ChunkReport:
+    papers: int
+    chunks: int
+    seconds: float
+
+    def rows(self) -> list[dict[str, object]]:
+        return [{"papers": self.papers, "chunks": self.chunks, "seconds": round(self.seconds, 2)}]
+
+
+def chunker_fingerprint(max_tokens: int, min_tokens: int, context_chars: int) -> str:
+    return f"{CHUNKER_VERSION} max={max_tokens} min={min_tokens} ctx={context_chars}"
+
+
+def chunk_text_hash(chunk: Chunk, title: str | None) -> str:
+    """What the indexes see of a chunk; a changed hash means re-embed."""
+    import hashlib
+
+    key = "\x1f".join((title or "", chunk.section, chunk.text, chunk.evidence_type, chunk.kind))
+    return hashlib.sha1(key.encode("utf-8")).hexdigest()
+
+
+def chunk(*, store: Any, settings: Any, progress: Any = None, rebuild: bool = False) -> ChunkReport:
+    """Chunk the current version of every paper that changed since the last run.
+
+    Args:
+        store: an open, writable Store.
+        settings: Settings (settings.chunk sizes).
+        progress: a Progress; one step per paper.
+        rebuild: re-chunk every paper.
+
+    Returns:
+        A ChunkReport with the papers re-chunked and chunks written.
+    """
+    import time
+
+    from sciverify.progress import NO_PROGRESS
+    from sciverify.store.db import now
+    from sciverify.store.documents import load_documents
+
+    progress = progress or NO_PROGRESS
+    started = time.perf_counter()
+    cfg = settings.chunk
+    fingerprint = chunker_fingerprint(cfg.max_tokens, cfg.min_tokens, cfg.context_chars)
+    todo = store.execute(
+        "SELECT w.paper_id, w.current_version_id, w.title FROM works w"
+        " LEFT JOIN chunked_versions c ON c.paper_id = w.paper_id"
+        " WHERE w.current_version_id IS NOT NULL AND (? OR c.version_id IS NULL"
+        "   OR c.version_id <> w.current_version_id OR c.chunker <> ?)"
+        " ORDER BY w.paper_id",
+        [rebuild, fingerprint],
+    ).fetchall()
+    progress.start(len(todo), "chunk")
+    written = 0
+    for start in range(0, len(todo), _CHUNK_BATCH):
+        batch = todo[start : start + _CHUNK_BATCH]
+        docs = load_documents(store, [row[1] for row in batch])
+        columns: dict[str, list[Any]] = {name: [] for name in _CHUNK_COLUMNS}
+        section_ordinals: dict[tuple[str, str], int] = {}
+        for paper_id, version_id, title in batch:
+            doc = docs[version_id]
+            for s_ord, section in enumerate(doc.sections, start=1):
+                section_ordinals.setdefault((version_id, section.heading), s_ord)
+            chunks = chunk_document(doc, paper_id=paper_id, version_id=version_id,
+                                    max_tokens=cfg.max_tokens, min_tokens=cfg.min_tokens,
+                                    context_chars=cfg.context_chars)
+            for c in chunks:
+                box = c.bbox or (None, None, None, None)
+                values = (
+                    c.chunk_id, c.paper_id, c.version_id, c.section, c.section_kind,
+                    section_ordinals.get((version_id, c.section)), c.ordinal, c.text, c.page, *box,
+                    c.char_start, c.char_end, c.kind, c.evidence_type, c.previous_context,
+                    c.next_context, c.figure_or_table_ref, c.token_count,
+                    chunk_text_hash(c, title), fingerprint,
+                )
+                for name, value in zip(_CHUNK_COLUMNS, values, strict=True):
+                    columns[name].append(value)
+            written += len(chunks)
+        paper_ids = [row[0] for row in batch]
+        stamp = now()
+        with store.transaction() as conn:
+            conn.execute("DELETE FROM chunks WHERE paper_id IN (SELECT unnest(?))", [paper_ids])
+            conn.execute(
+                "DELETE FROM chunked_versions WHERE paper_id IN (SELECT unnest(?))", [paper_ids]
+            )
+            if columns["chunk_id"]:
+                names = ", ".join(_CHUNK_COLUMNS)
+                selects = ", ".join("unnest(?)" for _ in _CHUNK_COLUMNS)
+                conn.execute(f"INSERT INTO chunks ({names}) SELECT {selects}",
+                             [columns[n] for n in _CHUNK_COLUMNS])
+            conn.execute(
+                "INSERT INTO chunked_versions SELECT unnest(?), unnest(?), ?, ?",
+                [[row[1] for row in batch], paper_ids, fingerprint, stamp],
+            )
+        progress.advance(len(batch))
+    progress.done()
+    return ChunkReport(len(todo), written, time.perf_counter() - started)
+
+
 __all__ = [
+    "ChunkReport",
+    "chunk",
     "EVIDENCE_CUES",
     "SECTION_EVIDENCE",
     "chunk_document",

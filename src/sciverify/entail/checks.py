@@ -12,10 +12,18 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from sciverify.entail import lexicon as lx
-from sciverify.entail.quantities import Quantity, parse_quantities, same_number
+from sciverify.entail.quantities import Quantity, canon_unit, parse_quantities, same_number
 from sciverify.records import Finding
+
+# Measurement units specific enough that one shared context word makes two numbers rivals.
+_PHYSICAL_UNITS = frozenset(canon_unit(u) for u in (
+    "fold", "°C", "mmHg", "mg/kg", "mg/dl", "mmol/l", "ng/ml", "mg", "kg", "g", "µg", "ng", "ml",
+    "mm", "cm", "nm", "µm", "kDa", "bp", "kb", "Gy", "mM", "µM", "nM", "Hz", "h", "min", "s",
+    "day", "week", "month", "year", "pp",
+))
 
 # Claim and evidence must share this share of the claim's content words before a polarity,
 # direction, entity swap or dropped condition means anything.
@@ -97,8 +105,9 @@ def _check_value(q: Quantity, ev: list[Quantity], claim: str, evidence: str) -> 
     # Another value "for the same quantity": same unit (a bare number is never enough) and two
     # shared context words, so "mortality fell 15%" vs "mortality fell 25%" conflicts but
     # "15% of patients" vs "25% response rate" does not.
+    need = 2 if q.unit == "%" or q.unit not in _PHYSICAL_UNITS else 1
     rivals = sorted(
-        (e for e in ev if q.unit and e.unit == q.unit and len(q.context & e.context) >= 2),
+        (e for e in ev if q.unit and e.unit == q.unit and len(q.context & e.context) >= need),
         key=lambda e: -len(q.context & e.context),
     )
     if rivals:
@@ -549,42 +558,78 @@ def check_conditions(claim: str, evidence: str) -> list[Finding]:
 # --- comparatives and direction ------------------------------------------------------------
 
 
-_Cue = tuple[int, tuple[int, int], set[str], set[str], set[str]]
+@dataclass(frozen=True, slots=True)
+class _Cue:
+    direction: int  # +1 up, -1 down
+    span: tuple[int, int]
+    before: set[str]  # words just before the cue ("smoking" increases ...)
+    after: set[str]  # words just after it (... increases "the risk of lung cancer")
+    left: set[str]  # the compared side: "A" in "higher in A than in B", "A" in "A outperforms B"
+    right: set[str]  # the compared-to side: "B"
 
 
 def _directions(text: str) -> list[_Cue]:
-    """(direction, cue span, words before, words after, the compared-to side) per cue."""
+    """Every un-negated direction word that is not part of a number ("increased by 20%")."""
     ws = lx.words(text)
     number_spans = [q.span for q in parse_quantities(text)]
     negations = {i for i, w in enumerate(ws) if w.lower in lx.NEGATION_PREFIX
                  or w.lower.endswith("n't")}
+    # Word positions of numbers: a cue within two words of one ("increased by 20%", "a 3-fold
+    # reduction") is the number check's to compare; so is "more than ten".
+    in_number = {k for k, x in enumerate(ws) if any(a <= x.start < b for a, b in number_spans)}
+    quantifier = in_number | {k for k, x in enumerate(ws) if x.lower in _NUMBER_WORDS}
     out = []
     for i, w in enumerate(ws):
         d = lx.direction(w.lower)
         if not d or negations & set(range(i - 3, i)):
             continue  # a negated direction is the negation check's business
-        if any(a - 25 <= w.start and w.end <= b + 25 for a, b in number_spans):
-            continue  # "increased by 20%": the number check compares it
+        if in_number & ({i + 1, i + 2} | {i - 1, i - 2}) or (
+            i + 2 < len(ws) and ws[i + 1].lower == "than" and i + 2 in quantifier
+        ):
+            continue
         after = _run(text, ws, i, +1, limit=4)
-        before = _run(text, ws, i, -1, limit=3)
-        than = next((k for k, x in enumerate(after) if x.lower == "than"), None)
-        right: set[str] = set()
+        before = _side(_run(text, ws, i, -1, limit=3))
+        clause = _run(text, ws, i, +1, limit=16)
+        than = next((k for k, x in enumerate(clause) if x.lower == "than"), None)
+        left, right = before, set()
         if than is not None:
-            right = _side(_run(text, ws, ws.index(after[than]), +1, limit=4))
+            right = _side(_run(text, ws, ws.index(clause[than]), +1, limit=4))
+            left = _side(clause[:than]) or before  # "higher in A than in B"
         elif w.lower.startswith(_OBJECT_VERBS):  # "A outperforms B"
             right = _side(after)
-        out.append((d, (w.start, w.end), _side(before), _side(after), right))
+        out.append(_Cue(d, (w.start, w.end), before, _side(after), left, right))
     return out
 
 
-def _same_target(a: tuple[set[str], set[str]], b: tuple[set[str], set[str]]) -> bool:
+_NUMBER_WORDS = frozenset("two three four five six seven eight nine ten twice".split())
+
+
+def _same_target(a: _Cue, b: _Cue) -> bool:
     """Two direction words act on the same thing: the words on one side of each agree
-    ("increases the risk of lung cancer" / "decreases the risk of lung cancer")."""
-    for mine, theirs in ((a[0], b[0]), (a[1], b[1])):
+    ("increases the risk of lung cancer" / "decreases the risk of lung cancer"), or they
+    compare the same two sides ("higher in A than in B" / "higher in B than in A")."""
+    if a.right and b.right and len((a.left | a.right) & (b.left | b.right)) >= 2:
+        return True
+    for mine, theirs in ((a.before, b.before), (a.after, b.after)):
         shared = mine & theirs
-        if len(shared) >= 2 or (shared and len(mine) == len(theirs) == 1):
+        if len(shared) >= 2:
+            return True
+        # One shared word counts when it is all one side has ("slows atherosclerosis" /
+        # "accelerates atherosclerosis in mice") and says more than "risk" or "level".
+        if shared and shared in (mine, theirs) and not shared <= _GENERIC_TARGETS:
             return True
     return False
+
+
+_GENERIC_TARGETS = frozenset({"risk", "level", "rate", "expression", "activity", "number",
+                              "amount", "effect", "time", "case", "significant", "score"})
+
+
+def _swapped(a: _Cue, b: _Cue) -> bool:
+    """ "A is higher than B" against "B is higher than A": the distinctive words trade sides."""
+    if not (a.right and b.right):
+        return False
+    return bool((a.left - a.right) & (b.right - b.left) and (a.right - a.left) & (b.left - b.right))
 
 
 def check_comparatives(claim: str, evidence: str) -> list[Finding]:
@@ -593,17 +638,16 @@ def check_comparatives(claim: str, evidence: str) -> list[Finding]:
         return []
     ev = _directions(evidence)
     out: list[Finding] = []
-    for d, span, before, after, right in _directions(claim):
-        mine = (before, after)
-        if any(e[0] == d and _same_target(mine, (e[2], e[3])) and not _swapped(before, right, e)
+    for cue in _directions(claim):
+        if any(e.direction == cue.direction and _same_target(cue, e) and not _swapped(cue, e)
                for e in ev):
             continue  # the evidence says the same thing somewhere
         for e in ev:
-            if _same_target(mine, (e[2], e[3])) and (e[0] != d) != _swapped(before, right, e):
+            if _same_target(cue, e) and (e.direction != cue.direction) != _swapped(cue, e):
                 out.append(_finding("comparative", "contradict", f"the claim says "
-                                    f"{claim[span[0]:span[1]]!r}, the evidence "
-                                    f"{evidence[e[1][0]:e[1][1]]!r} about the same thing",
-                                    claim, evidence, span, e[1]))
+                                    f"{claim[cue.span[0]:cue.span[1]]!r}, the evidence "
+                                    f"{evidence[e.span[0]:e.span[1]]!r} about the same thing",
+                                    claim, evidence, cue.span, e.span))
                 break
     return out
 
@@ -615,13 +659,6 @@ def _side(ws: list[lx.Word]) -> set[str]:
     # Keep "A" and "B" in "model A" / "group B": they are what tells the two sides apart.
     return {w.stem for w in ws if (w.lower not in lx.STOPWORDS or w.text.isupper())
             and not lx.direction(w.lower) and w.lower != "than"}
-
-
-def _swapped(left: set[str], right: set[str], e: _Cue) -> bool:
-    """ "A is higher than B" against "B is higher than A": the distinctive words trade sides."""
-    mine_l, mine_r = left - right, right - left
-    theirs_l, theirs_r = e[2] - e[4], e[4] - e[2]
-    return bool(mine_l & theirs_r and mine_r & theirs_l)
 
 
 CHECKS: tuple[Callable[[str, str], list[Finding]], ...] = (

@@ -88,7 +88,9 @@ def scifact_groups(claims: list[dict]) -> dict[int, str]:
         return x
 
     for c in claims:
-        docs = [f"d{d}" for d in c.get("cited_doc_ids", [])] + [f"d{d}" for d in c.get("evidence", {})]
+        docs = [f"d{d}" for d in c.get("cited_doc_ids", [])] + [
+            f"d{d}" for d in c.get("evidence", {})
+        ]
         for d in docs:
             parent[find(d)] = find(f"c{c['id']}")
         find(f"c{c['id']}")
@@ -100,7 +102,11 @@ def scifact_groups(claims: list[dict]) -> dict[int, str]:
 
 
 def read_scifact(
-    claims_path: Path, corpus_path: Path, *, neutral_per_claim: int = 2, max_neutral_ratio: float = 1.0
+    claims_path: Path,
+    corpus_path: Path,
+    *,
+    neutral_per_claim: int = 2,
+    max_neutral_ratio: float = 1.0,
 ) -> list[NLIPair]:
     """Rationale vs claim (SUPPORT / CONTRADICT) plus capped neutral non-rationale sentences."""
     docs = read_scifact_corpus(corpus_path)
@@ -120,27 +126,47 @@ def read_scifact(
                 used[int(doc_id)].update(idx)
                 premise = " ".join(sents[i] for i in idx if i < len(sents))
                 label = Label.entailment if ev["label"] == "SUPPORT" else Label.contradiction
-                labelled.append(NLIPair(premise, claim, label, "scifact", split, f"scifact:{cid}:{doc_id}:{k}"))
+                labelled.append(
+                    NLIPair(premise, claim, label, "scifact", split, f"scifact:{cid}:{doc_id}:{k}")
+                )
         for doc_id in sorted(int(d) for d in c.get("cited_doc_ids", [])):
             sents = docs.get(doc_id, [])
             free = [i for i in range(len(sents)) if i not in used[doc_id]]
             # The closest unrelated sentence is a hard negative; the next one adds variety.
             ranked = sorted(free, key=lambda i: (-_overlap(claim, sents[i]), i))
-            picks = ranked[:1] + sorted(ranked[1:], key=lambda i: pt._pick(claim, i, 1 << 30, "nei"))[:1]
+            picks = (
+                ranked[:1]
+                + sorted(ranked[1:], key=lambda i: pt._pick(claim, i, 1 << 30, "nei"))[:1]
+            )
             for i in picks[:neutral_per_claim]:
-                neutral.append(NLIPair(sents[i], claim, Label.neutral, "scifact", split, f"scifact:{cid}:{doc_id}:n{i}"))
+                neutral.append(
+                    NLIPair(
+                        sents[i],
+                        claim,
+                        Label.neutral,
+                        "scifact",
+                        split,
+                        f"scifact:{cid}:{doc_id}:n{i}",
+                    )
+                )
     cap = int(max_neutral_ratio * len(labelled))
     neutral.sort(key=lambda p: hashlib.sha256(p.pair_id.encode()).hexdigest())
     return labelled + sorted(neutral[:cap], key=lambda p: p.pair_id)
 
 
 def load_scifact(root: Path) -> list[NLIPair]:
-    return read_scifact(root / "scifact" / "claims_train.jsonl", root / "scifact" / "corpus.jsonl.gz")
+    return read_scifact(
+        root / "scifact" / "claims_train.jsonl", root / "scifact" / "corpus.jsonl.gz"
+    )
 
 
 # --- HealthVer, COVID-Fact, SICK, RTE --------------------------------------------------
 
-_HEALTHVER = {"Supports": Label.entailment, "Refutes": Label.contradiction, "Neutral": Label.neutral}
+_HEALTHVER = {
+    "Supports": Label.entailment,
+    "Refutes": Label.contradiction,
+    "Neutral": Label.neutral,
+}
 
 
 def read_healthver(path: Path) -> list[NLIPair]:
@@ -149,8 +175,16 @@ def read_healthver(path: Path) -> list[NLIPair]:
     with _need(path).open(newline="", encoding="utf-8") as fh:
         for row in csv.DictReader(fh):
             premise = _clean(row["evidence"])
-            out.append(NLIPair(premise, _clean(row["claim"]), _HEALTHVER[row["label"].strip()],
-                               "healthver", split_of("healthver:" + premise), f"healthver:{row['id']}"))
+            out.append(
+                NLIPair(
+                    premise,
+                    _clean(row["claim"]),
+                    _HEALTHVER[row["label"].strip()],
+                    "healthver",
+                    split_of("healthver:" + premise),
+                    f"healthver:{row['id']}",
+                )
+            )
     return out
 
 
@@ -168,8 +202,16 @@ def read_covidfact_rte(path: Path) -> list[NLIPair]:
         _, premise, hypothesis, label = row[:4]
         premise = _clean(premise)
         lab = Label.entailment if label.strip() == "entailment" else Label.contradiction
-        out.append(NLIPair(premise, _clean(hypothesis), lab, "covidfact",
-                           split_of("covidfact:" + premise), f"covidfact:{path.stem}:{row[0]}"))
+        out.append(
+            NLIPair(
+                premise,
+                _clean(hypothesis),
+                lab,
+                "covidfact",
+                split_of("covidfact:" + premise),
+                f"covidfact:{path.stem}:{row[0]}",
+            )
+        )
     return out
 
 
@@ -178,15 +220,27 @@ def load_covidfact(root: Path) -> list[NLIPair]:
     return read_covidfact_rte(base / "train.tsv") + read_covidfact_rte(base / "dev.tsv")
 
 
-_SICK = {"ENTAILMENT": Label.entailment, "NEUTRAL": Label.neutral, "CONTRADICTION": Label.contradiction}
+_SICK = {
+    "ENTAILMENT": Label.entailment,
+    "NEUTRAL": Label.neutral,
+    "CONTRADICTION": Label.contradiction,
+}
 
 
 def read_sick(path: Path) -> list[NLIPair]:
     out = []
     for row in _read_tsv(path):
         pid, a, b, _, label = row[:5]
-        out.append(NLIPair(_clean(a), _clean(b), _SICK[label.strip()], "sick",
-                           split_of("sick:" + _clean(a)), f"sick:{pid}"))
+        out.append(
+            NLIPair(
+                _clean(a),
+                _clean(b),
+                _SICK[label.strip()],
+                "sick",
+                split_of("sick:" + _clean(a)),
+                f"sick:{pid}",
+            )
+        )
     return out
 
 
@@ -196,8 +250,16 @@ def read_rte(path: Path) -> list[NLIPair]:
     for row in _read_tsv(path):
         premise, hypothesis, label, idx = row[:4]
         lab = Label.entailment if label.strip() == "0" else Label.neutral
-        out.append(NLIPair(_clean(premise), _clean(hypothesis), lab, "rte",
-                           split_of("rte:" + _clean(premise)), f"rte:{idx}"))
+        out.append(
+            NLIPair(
+                _clean(premise),
+                _clean(hypothesis),
+                lab,
+                "rte",
+                split_of("rte:" + _clean(premise)),
+                f"rte:{idx}",
+            )
+        )
     return out
 
 
@@ -211,26 +273,47 @@ def read_nli_jsonl(path: Path, *, source: str = "jsonl") -> list[NLIPair]:
             try:
                 rec = json.loads(line)
                 label = Label(rec["label"])
-                out.append(NLIPair(rec["premise"], rec["hypothesis"], label, rec.get("source", source),
-                                   "heldout", rec.get("pair_id", f"{source}:{n}")))
+                out.append(
+                    NLIPair(
+                        rec["premise"],
+                        rec["hypothesis"],
+                        label,
+                        rec.get("source", source),
+                        "heldout",
+                        rec.get("pair_id", f"{source}:{n}"),
+                    )
+                )
             except (KeyError, ValueError) as exc:
-                raise InputError(f"line {n}: not an NLI record ({exc})", path=path,
-                                 hint='each line needs "premise", "hypothesis" and "label" '
-                                 "(entailment, neutral or contradiction)") from exc
+                raise InputError(
+                    f"line {n}: not an NLI record ({exc})",
+                    path=path,
+                    hint='each line needs "premise", "hypothesis" and "label" '
+                    "(entailment, neutral or contradiction)",
+                ) from exc
     return out
 
 
 # --- perturbations ---------------------------------------------------------------------
 
 _PLAIN: dict[str, Callable[..., str | None]] = {
-    "number": pt.perturb_number, "unit": pt.perturb_unit, "negation": pt.perturb_negation,
-    "direction": pt.perturb_direction, "drop_condition": pt.perturb_drop_condition,
-    "add_statistic": pt.perturb_add_statistic, "paraphrase": pt.paraphrase_light,
+    "number": pt.perturb_number,
+    "unit": pt.perturb_unit,
+    "negation": pt.perturb_negation,
+    "direction": pt.perturb_direction,
+    "drop_condition": pt.perturb_drop_condition,
+    "add_statistic": pt.perturb_add_statistic,
+    "paraphrase": pt.paraphrase_light,
 }
 
 
 def perturbation_pairs(
-    sentence: str, *, source: str, split: Split, pair_id: str, entities: list[str], premise: str | None = None
+    sentence: str,
+    *,
+    source: str,
+    split: Split,
+    pair_id: str,
+    entities: list[str],
+    premise: str | None = None,
 ) -> list[NLIPair]:
     """All applicable edits of `sentence`, each read against `premise` (default: the sentence)."""
     base = premise if premise is not None else sentence
@@ -239,13 +322,20 @@ def perturbation_pairs(
     edits["entity"] = pt.perturb_entity(sentence, entities)
     for kind, hyp in edits.items():
         if hyp and hyp != sentence:
-            out.append(NLIPair(base, hyp, pt.LABEL_OF_KIND[kind], f"perturb-{kind}", split, f"{pair_id}:{kind}"))
+            out.append(
+                NLIPair(
+                    base, hyp, pt.LABEL_OF_KIND[kind], f"perturb-{kind}", split, f"{pair_id}:{kind}"
+                )
+            )
     return out
 
 
 def _evidence_sentences(root: Path) -> Iterable[tuple[str, str, Split, str, list[str], str | None]]:
     """(sentence, id, split, origin, entity pool, premise) from SciFact / HealthVer / COVID-Fact."""
-    claims_path, corpus_path = root / "scifact" / "claims_train.jsonl", root / "scifact" / "corpus.jsonl.gz"
+    claims_path, corpus_path = (
+        root / "scifact" / "claims_train.jsonl",
+        root / "scifact" / "corpus.jsonl.gz",
+    )
     docs = read_scifact_corpus(corpus_path)
     with _need(claims_path).open(encoding="utf-8") as fh:
         claims = [json.loads(line) for line in fh if line.strip()]
@@ -264,21 +354,44 @@ def _evidence_sentences(root: Path) -> Iterable[tuple[str, str, Split, str, list
                 if ev["label"] == "SUPPORT":
                     # Edits of a supported claim, read against its rationale: the realistic case.
                     premise = " ".join(sents[i] for i in sorted(ev["sentences"]) if i < len(sents))
-                    yield _clean(c["claim"]), f"scifact-claim:{c['id']}:{doc_id}", split, "scifact", pool, premise
+                    yield (
+                        _clean(c["claim"]),
+                        f"scifact-claim:{c['id']}:{doc_id}",
+                        split,
+                        "scifact",
+                        pool,
+                        premise,
+                    )
     for p in read_healthver(root / "healthver" / "healthver_dev.csv"):
         if p.label == Label.entailment:
-            yield p.hypothesis, p.pair_id + ":claim", p.split, "healthver", pt.entity_candidates(p.premise), p.premise
+            yield (
+                p.hypothesis,
+                p.pair_id + ":claim",
+                p.split,
+                "healthver",
+                pt.entity_candidates(p.premise),
+                p.premise,
+            )
     hv_seen: set[str] = set()
     for p in read_healthver(root / "healthver" / "healthver_dev.csv"):
         if p.premise not in hv_seen:
             hv_seen.add(p.premise)
-            sents = [s for s in re.split(r"(?<=[.!?])\s+(?=[A-Z])", p.premise) if len(s.split()) >= 6]
+            sents = [
+                s for s in re.split(r"(?<=[.!?])\s+(?=[A-Z])", p.premise) if len(s.split()) >= 6
+            ]
             pool = pt.entity_candidates(p.premise)
             for k, s in enumerate(sents[:3]):
                 yield s, f"{p.pair_id}:ev{k}", p.split, "healthver", pool, None
     for p in load_covidfact(root):
         if p.label == Label.entailment:
-            yield p.hypothesis, p.pair_id + ":claim", p.split, "covidfact", pt.entity_candidates(p.premise), p.premise
+            yield (
+                p.hypothesis,
+                p.pair_id + ":claim",
+                p.split,
+                "covidfact",
+                pt.entity_candidates(p.premise),
+                p.premise,
+            )
 
 
 def load_perturbations(root: Path, *, per_kind_cap: int = 900) -> list[NLIPair]:
@@ -287,11 +400,21 @@ def load_perturbations(root: Path, *, per_kind_cap: int = 900) -> list[NLIPair]:
     for sentence, sid, split, origin, pool, premise in _evidence_sentences(root):
         if len(sentence.split()) < 4:
             continue
-        for p in perturbation_pairs(sentence, source=origin, split=split, pair_id=sid, entities=pool, premise=premise):
+        for p in perturbation_pairs(
+            sentence, source=origin, split=split, pair_id=sid, entities=pool, premise=premise
+        ):
             by_kind[p.source].append(p)
         if premise is None and int(hashlib.sha256(sid.encode()).hexdigest(), 16) % 4 == 0:
             by_kind["perturb-identity"].append(
-                NLIPair(sentence, sentence, Label.entailment, "perturb-identity", split, f"{sid}:identity"))
+                NLIPair(
+                    sentence,
+                    sentence,
+                    Label.entailment,
+                    "perturb-identity",
+                    split,
+                    f"{sid}:identity",
+                )
+            )
     out: list[NLIPair] = []
     for kind in sorted(by_kind):
         rows = sorted(by_kind[kind], key=lambda p: hashlib.sha256(p.pair_id.encode()).hexdigest())
@@ -313,16 +436,23 @@ SOURCES: dict[str, Callable[[Path], list[NLIPair]]] = {
 
 
 def load_pairs(
-    corpora_root: Path, split: Split | Literal["all"] = "train", *, sources: Iterable[str] | None = None
+    corpora_root: Path,
+    split: Split | Literal["all"] = "train",
+    *,
+    sources: Iterable[str] | None = None,
 ) -> list[NLIPair]:
     """Pairs of the chosen sources and split, in a fixed order."""
     names = list(sources) if sources is not None else list(SOURCES)
     unknown = [n for n in names if n not in SOURCES]
     if unknown:
-        raise InputError(f"unknown NLI source(s): {', '.join(unknown)}", hint=f"choose from {', '.join(SOURCES)}")
+        raise InputError(
+            f"unknown NLI source(s): {', '.join(unknown)}", hint=f"choose from {', '.join(SOURCES)}"
+        )
     out: list[NLIPair] = []
     for name in names:
-        out.extend(p for p in SOURCES[name](Path(corpora_root)) if split == "all" or p.split == split)
+        out.extend(
+            p for p in SOURCES[name](Path(corpora_root)) if split == "all" or p.split == split
+        )
     return out
 
 
@@ -333,8 +463,19 @@ def write_jsonl(pairs: Iterable[NLIPair], path: Path) -> int:
     n = 0
     with path.open("w", encoding="utf-8") as fh:
         for p in pairs:
-            fh.write(json.dumps({"premise": p.premise, "hypothesis": p.hypothesis, "label": str(p.label),
-                                 "source": p.source, "pair_id": p.pair_id}, ensure_ascii=False) + "\n")
+            fh.write(
+                json.dumps(
+                    {
+                        "premise": p.premise,
+                        "hypothesis": p.hypothesis,
+                        "label": str(p.label),
+                        "source": p.source,
+                        "pair_id": p.pair_id,
+                    },
+                    ensure_ascii=False,
+                )
+                + "\n"
+            )
             n += 1
     return n
 
@@ -356,6 +497,9 @@ def convert_file(path: Path, *, scifact_corpus: Path | None = None) -> list[NLIP
             corpus = scifact_corpus or path.with_name("corpus.jsonl.gz")
             return read_scifact(path, corpus)
         return read_nli_jsonl(path)
-    raise InputError("unknown NLI data format", path=path,
-                     hint="use a SciFact claims .jsonl, HealthVer .csv, COVID-Fact/RTE .tsv, SICK .txt "
-                     'or {"premise","hypothesis","label"} .jsonl')
+    raise InputError(
+        "unknown NLI data format",
+        path=path,
+        hint="use a SciFact claims .jsonl, HealthVer .csv, COVID-Fact/RTE .tsv, SICK .txt "
+        'or {"premise","hypothesis","label"} .jsonl',
+    )

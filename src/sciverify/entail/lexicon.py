@@ -63,7 +63,7 @@ DOWN_WORDS = frozenset(
     worsened underperform underperforms underperformed inferior diminish diminished diminishes
     impair impaired impairs attenuate attenuated attenuates suppress suppressed suppresses
     inhibit inhibited inhibits downregulated down-regulated downregulates shorter loss lowered
-    lowers""".split()
+    lowers slow slows slowed slowing delay delays delayed retard retards retarded""".split()
 )
 
 SPECIES = {
@@ -108,8 +108,10 @@ def stem(word: str) -> str:
         return "not"
     for suffix, repl in (("ies", "y"), ("ing", ""), ("ed", ""), ("es", ""), ("s", ""), ("ly", "")):
         if w.endswith(suffix) and len(w) - len(suffix) >= 4:
-            return w[: len(w) - len(suffix)] + repl
-    return w
+            w = w[: len(w) - len(suffix)] + repl
+            break
+    # "improve" / "improved" / "improves" all end up as "improv".
+    return w[:-1] if w.endswith("e") and len(w) > 4 else w
 
 
 def words(text: str) -> list[Word]:

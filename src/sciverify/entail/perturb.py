@@ -55,7 +55,7 @@ def perturb_number(sentence: str, *, seed: int = 0) -> str | None:
         if float(text) == value:
             text = f"{value + 10 ** -(len(frac) - 1):.{len(frac) - 1}f}"
     else:
-        as_int = int(round(new))
+        as_int = round(new)
         if as_int == int(value):
             as_int = int(value) + 1 if value < 2 else int(value) * 2
         text = f"{as_int:,}" if "," in m.group(1) else str(as_int)
@@ -65,14 +65,34 @@ def perturb_number(sentence: str, *, seed: int = 0) -> str | None:
 
 
 _UNIT_SWAPS: tuple[tuple[str, str], ...] = (
-    ("mg", "g"), ("μg", "mg"), ("µg", "mg"), ("ng", "μg"), ("ml", "l"), ("mL", "L"),
-    ("mm", "cm"), ("nm", "μm"), ("kg", "g"), ("mmol", "mol"), ("hours", "days"),
-    ("hour", "day"), ("days", "weeks"), ("day", "week"), ("weeks", "months"),
-    ("week", "month"), ("months", "years"), ("month", "year"), ("minutes", "hours"),
-    ("seconds", "minutes"), ("h", "min"), ("min", "h"), ("fold", "percent"),
+    ("mg", "g"),
+    ("μg", "mg"),
+    ("µg", "mg"),
+    ("ng", "μg"),
+    ("ml", "l"),
+    ("mL", "L"),
+    ("mm", "cm"),
+    ("nm", "μm"),
+    ("kg", "g"),
+    ("mmol", "mol"),
+    ("hours", "days"),
+    ("hour", "day"),
+    ("days", "weeks"),
+    ("day", "week"),
+    ("weeks", "months"),
+    ("week", "month"),
+    ("months", "years"),
+    ("month", "year"),
+    ("minutes", "hours"),
+    ("seconds", "minutes"),
+    ("h", "min"),
+    ("min", "h"),
+    ("fold", "percent"),
 )
 _UNIT_AFTER_NUMBER = re.compile(
-    r"(?<=\d)(\s?)(" + "|".join(sorted({re.escape(a) for a, _ in _UNIT_SWAPS}, key=len, reverse=True)) + r")\b"
+    r"(?<=\d)(\s?)("
+    + "|".join(sorted({re.escape(a) for a, _ in _UNIT_SWAPS}, key=len, reverse=True))
+    + r")\b"
 )
 
 
@@ -88,33 +108,83 @@ def perturb_unit(sentence: str, *, seed: int = 0) -> str | None:
 
 # Verbs common in findings: base form -> (third person singular, past tense).
 _VERBS: dict[str, tuple[str, str]] = {
-    v: (v + ("es" if v.endswith(("s", "sh", "ch")) else "s"), v + ("d" if v.endswith("e") else "ed"))
+    v: (
+        v + ("es" if v.endswith(("s", "sh", "ch")) else "s"),
+        v + ("d" if v.endswith("e") else "ed"),
+    )
     for v in (
-        "increase", "decrease", "reduce", "improve", "cause", "induce", "inhibit", "promote",
-        "prevent", "enhance", "affect", "alter", "predict", "protect", "suppress", "activate",
-        "regulate", "require", "impair", "lower", "raise", "correlate", "mediate", "block",
-        "stimulate", "contribute", "restore", "attenuate", "elevate", "produce", "express",
+        "increase",
+        "decrease",
+        "reduce",
+        "improve",
+        "cause",
+        "induce",
+        "inhibit",
+        "promote",
+        "prevent",
+        "enhance",
+        "affect",
+        "alter",
+        "predict",
+        "protect",
+        "suppress",
+        "activate",
+        "regulate",
+        "require",
+        "impair",
+        "lower",
+        "raise",
+        "correlate",
+        "mediate",
+        "block",
+        "stimulate",
+        "contribute",
+        "restore",
+        "attenuate",
+        "elevate",
+        "produce",
+        "express",
     )
 }
 _REMOVE_NEGATION: tuple[tuple[str, str], ...] = (
-    (r"\bdoes not (\w+)", "does \\1"), (r"\bdo not (\w+)", "do \\1"), (r"\bdid not (\w+)", "did \\1"),
-    (r"\bis not\b", "is"), (r"\bare not\b", "are"), (r"\bwas not\b", "was"), (r"\bwere not\b", "were"),
-    (r"\bcannot\b", "can"), (r"\bcould not\b", "could"), (r"\bwill not\b", "will"),
-    (r"\bhas not\b", "has"), (r"\bhave not\b", "have"), (r"\bno significant\b", "a significant"),
-    (r"\bnot significantly\b", "significantly"), (r"\bnon-significant\b", "significant"),
-    (r"\bnot associated\b", "associated"), (r"\bdoesn't\b", "does"), (r"\bdon't\b", "do"),
-    (r"\bfailed to\b", "was able to"), (r"\bnot\b ", ""),
+    (r"\bdoes not (\w+)", "does \\1"),
+    (r"\bdo not (\w+)", "do \\1"),
+    (r"\bdid not (\w+)", "did \\1"),
+    (r"\bis not\b", "is"),
+    (r"\bare not\b", "are"),
+    (r"\bwas not\b", "was"),
+    (r"\bwere not\b", "were"),
+    (r"\bcannot\b", "can"),
+    (r"\bcould not\b", "could"),
+    (r"\bwill not\b", "will"),
+    (r"\bhas not\b", "has"),
+    (r"\bhave not\b", "have"),
+    (r"\bno significant\b", "a significant"),
+    (r"\bnot significantly\b", "significantly"),
+    (r"\bnon-significant\b", "significant"),
+    (r"\bnot associated\b", "associated"),
+    (r"\bdoesn't\b", "does"),
+    (r"\bdon't\b", "do"),
+    (r"\bfailed to\b", "was able to"),
+    (r"\bnot\b ", ""),
 )
-_AUX = re.compile(r"\b(is|are|was|were|can|could|may|might|will|has|have|had|should|would)\b(?! not\b)")
-_VERB_FORMS = {f: (base, "does" if f.endswith("s") and f != base else "did")
-               for base, (s3, past) in _VERBS.items() for f in (s3, past)}
-_VERB_RE = re.compile(r"\b(" + "|".join(sorted(_VERB_FORMS, key=len, reverse=True)) + r")\b", re.IGNORECASE)
+_AUX = re.compile(
+    r"\b(is|are|was|were|can|could|may|might|will|has|have|had|should|would)\b(?! not\b)"
+)
+_VERB_FORMS = {
+    f: (base, "does" if f.endswith("s") and f != base else "did")
+    for base, (s3, past) in _VERBS.items()
+    for f in (s3, past)
+}
+_VERB_RE = re.compile(
+    r"\b(" + "|".join(sorted(_VERB_FORMS, key=len, reverse=True)) + r")\b", re.IGNORECASE
+)
 
 
 def has_negation(sentence: str) -> bool:
-    return any(re.search(p, sentence, flags=re.IGNORECASE) for p, _ in _REMOVE_NEGATION[:-1]) or bool(
-        re.search(r"\bnot\b|\bno\b|\bnever\b|\bwithout\b", sentence, flags=re.IGNORECASE)
-    )
+    return any(
+        re.search(p, sentence, flags=re.IGNORECASE) for p, _ in _REMOVE_NEGATION[:-1]
+    ) or bool(re.search(r"\bnot\b|\bno\b|\bnever\b|\bwithout\b", sentence, flags=re.IGNORECASE))
 
 
 def perturb_negation(sentence: str, *, seed: int = 0) -> str | None:
@@ -126,7 +196,11 @@ def perturb_negation(sentence: str, *, seed: int = 0) -> str | None:
     aux, verb = _AUX.search(sentence), _VERB_RE.search(sentence)
     if verb and (not aux or verb.start() < aux.start()):
         base, helper = _VERB_FORMS[verb.group(1).lower()]
-        return sentence[: verb.start()] + _match_case(f"{helper} not {base}", verb.group(1)) + sentence[verb.end() :]
+        return (
+            sentence[: verb.start()]
+            + _match_case(f"{helper} not {base}", verb.group(1))
+            + sentence[verb.end() :]
+        )
     if aux:
         word = aux.group(1)
         neg = "cannot" if word.lower() == "can" else f"{word} not"
@@ -135,21 +209,56 @@ def perturb_negation(sentence: str, *, seed: int = 0) -> str | None:
 
 
 _DIRECTION_PAIRS: tuple[tuple[str, str], ...] = (
-    ("increase", "decrease"), ("increased", "decreased"), ("increases", "decreases"),
-    ("increasing", "decreasing"), ("higher", "lower"), ("highest", "lowest"), ("more", "less"),
-    ("greater", "smaller"), ("larger", "smaller"), ("longer", "shorter"), ("faster", "slower"),
-    ("better", "worse"), ("above", "below"), ("positive", "negative"), ("positively", "negatively"),
-    ("upregulated", "downregulated"), ("up-regulated", "down-regulated"), ("upregulation", "downregulation"),
-    ("up-regulation", "down-regulation"), ("upregulates", "downregulates"), ("elevated", "reduced"),
-    ("gain", "loss"), ("rise", "fall"), ("maximum", "minimum"), ("improved", "worsened"),
-    ("improves", "worsens"), ("activates", "inhibits"), ("activated", "inhibited"),
-    ("promotes", "suppresses"), ("promoted", "suppressed"), ("enhanced", "impaired"),
-    ("enhances", "impairs"), ("benefit", "harm"), ("beneficial", "harmful"), ("risk", "protection"),
-    ("efficient", "inefficient"), ("effective", "ineffective"), ("stable", "unstable"),
-    ("sensitive", "resistant"), ("present", "absent"), ("before", "after"), ("early", "late"),
+    ("increase", "decrease"),
+    ("increased", "decreased"),
+    ("increases", "decreases"),
+    ("increasing", "decreasing"),
+    ("higher", "lower"),
+    ("highest", "lowest"),
+    ("more", "less"),
+    ("greater", "smaller"),
+    ("larger", "smaller"),
+    ("longer", "shorter"),
+    ("faster", "slower"),
+    ("better", "worse"),
+    ("above", "below"),
+    ("positive", "negative"),
+    ("positively", "negatively"),
+    ("upregulated", "downregulated"),
+    ("up-regulated", "down-regulated"),
+    ("upregulation", "downregulation"),
+    ("up-regulation", "down-regulation"),
+    ("upregulates", "downregulates"),
+    ("elevated", "reduced"),
+    ("gain", "loss"),
+    ("rise", "fall"),
+    ("maximum", "minimum"),
+    ("improved", "worsened"),
+    ("improves", "worsens"),
+    ("activates", "inhibits"),
+    ("activated", "inhibited"),
+    ("promotes", "suppresses"),
+    ("promoted", "suppressed"),
+    ("enhanced", "impaired"),
+    ("enhances", "impairs"),
+    ("benefit", "harm"),
+    ("beneficial", "harmful"),
+    ("risk", "protection"),
+    ("efficient", "inefficient"),
+    ("effective", "ineffective"),
+    ("stable", "unstable"),
+    ("sensitive", "resistant"),
+    ("present", "absent"),
+    ("before", "after"),
+    ("early", "late"),
 )
-_DIRECTION_MAP: dict[str, str] = {a: b for a, b in _DIRECTION_PAIRS} | {b: a for a, b in _DIRECTION_PAIRS}
-_DIRECTION_RE = re.compile(r"\b(" + "|".join(sorted(map(re.escape, _DIRECTION_MAP), key=len, reverse=True)) + r")\b", re.IGNORECASE)
+_DIRECTION_MAP: dict[str, str] = {a: b for a, b in _DIRECTION_PAIRS} | {
+    b: a for a, b in _DIRECTION_PAIRS
+}
+_DIRECTION_RE = re.compile(
+    r"\b(" + "|".join(sorted(map(re.escape, _DIRECTION_MAP), key=len, reverse=True)) + r")\b",
+    re.IGNORECASE,
+)
 
 
 def perturb_direction(sentence: str, *, seed: int = 0) -> str | None:
@@ -159,16 +268,70 @@ def perturb_direction(sentence: str, *, seed: int = 0) -> str | None:
         return None
     m = spans[_pick(sentence, seed, len(spans), "direction")]
     word = m.group(1)
-    return sentence[: m.start()] + _match_case(_DIRECTION_MAP[word.lower()], word) + sentence[m.end() :]
+    return (
+        sentence[: m.start()]
+        + _match_case(_DIRECTION_MAP[word.lower()], word)
+        + sentence[m.end() :]
+    )
 
 
 # Gene / protein / acronym-like names (IL-6, TNF-α, BRCA1, p53, CD4+, mTORC1) and organisms.
-_ENTITY_RE = re.compile(r"(?<![\w\-])((?:[A-Z][A-Za-z]*\d[\w\-]*|[a-z]{1,2}\d{2,3}|[A-Z]{2,}[a-z]?[A-Z\d\-α-ω]*)\+?)(?![\w\-])")
-_NOT_ENTITIES = frozenset(
-    "CI OR HR RR SD SE SEM US USA UK EU DNA RNA MRI CT PCR ROC AUC BMI II III IV VI WHO HIV COVID COVID-19 "
-    "SARS-CoV-2 NA ANOVA IQR NS RCT RCTs ICU ID IDs".split()
+_ENTITY_RE = re.compile(
+    r"(?<![\w\-])((?:[A-Z][A-Za-z]*\d[\w\-]*|[a-z]{1,2}\d{2,3}|[A-Z]{2,}[a-z]?[A-Z\d\-α-ω]*)\+?)(?![\w\-])"
 )
-_ORGANISMS = ("mice", "rats", "zebrafish", "humans", "pigs", "dogs", "monkeys", "rabbits", "yeast", "flies")
+_NOT_ENTITIES = frozenset(
+    [
+        "CI",
+        "OR",
+        "HR",
+        "RR",
+        "SD",
+        "SE",
+        "SEM",
+        "US",
+        "USA",
+        "UK",
+        "EU",
+        "DNA",
+        "RNA",
+        "MRI",
+        "CT",
+        "PCR",
+        "ROC",
+        "AUC",
+        "BMI",
+        "II",
+        "III",
+        "IV",
+        "VI",
+        "WHO",
+        "HIV",
+        "COVID",
+        "COVID-19",
+        "SARS-CoV-2",
+        "NA",
+        "ANOVA",
+        "IQR",
+        "NS",
+        "RCT",
+        "RCTs",
+        "ICU",
+        "ID",
+        "IDs",
+    ]
+)
+_ORGANISMS = (
+    "mice",
+    "rats",
+    "zebrafish",
+    "humans",
+    "pigs",
+    "dogs",
+    "monkeys",
+    "rabbits",
+    "yeast",
+    "flies",
+)
 
 
 def entity_candidates(text: str) -> list[str]:
@@ -200,7 +363,9 @@ def perturb_entity(sentence: str, candidates: Sequence[str], *, seed: int = 0) -
 
 _CONDITIONS = re.compile(
     r",?\s+(?:"
-    r"in (?:" + "|".join(_ORGANISMS) + r"|vitro|vivo|cell culture|cultured cells|animal models?|transgenic \w+)"
+    r"in (?:"
+    + "|".join(_ORGANISMS)
+    + r"|vitro|vivo|cell culture|cultured cells|animal models?|transgenic \w+)"
     r"|in (?:patients|women|men|children|adults|infants|individuals|subjects|people|participants|elderly|older adults)"
     r"(?: (?:with|who|aged|over|under|from|receiving|treated|undergoing)\b[^,.;]*)?"
     r"|under [^,.;]{0,60}?conditions"
@@ -238,7 +403,7 @@ def perturb_add_statistic(sentence: str, *, seed: int = 0) -> str | None:
         return None
     body = sentence.rstrip()
     end = body[-1] if body[-1] in ".;!" else ""
-    body = body[: -1] if end else body
+    body = body[:-1] if end else body
     k = _pick(sentence, seed, 1000, "stat")
     verb = _STAT_VERB.search(body)
     if verb and "%" not in body and k % 2 == 0:
@@ -246,18 +411,32 @@ def perturb_add_statistic(sentence: str, *, seed: int = 0) -> str | None:
     number = list(_NUMBER.finditer(body))
     if number and k % 3 == 0:
         m = number[-1]
-        sd = max(0.1, round(float(m.group(1).replace(",", "") + (m.group(2) or "")) * 0.2 + (k % 7) / 10, 1))
+        sd = max(
+            0.1,
+            round(float(m.group(1).replace(",", "") + (m.group(2) or "")) * 0.2 + (k % 7) / 10, 1),
+        )
         return body[: m.end()] + f" (SD {sd})" + body[m.end() :] + end
     return body + f" (p = 0.0{1 + k % 4})" + end
 
 
 _PARAPHRASES: tuple[tuple[str, str], ...] = (
-    (r"^(?:We|Here we|In this study,? we|Our (?:results|data|findings)) (?:found|showed?|demonstrated?|observed|report) that (\w)", "\\1"),
-    (r"^(?:However|Moreover|In addition|Furthermore|Additionally|Thus|Therefore|Overall|Importantly),\s+(\w)", "\\1"),
+    (
+        r"^(?:We|Here we|In this study,? we|Our (?:results|data|findings)) (?:found|showed?|demonstrated?|observed|report) that (\w)",
+        "\\1",
+    ),
+    (
+        r"^(?:However|Moreover|In addition|Furthermore|Additionally|Thus|Therefore|Overall|Importantly),\s+(\w)",
+        "\\1",
+    ),
     (r"\s\([A-Z][A-Za-z0-9\-]{1,10}s?\)", ""),
-    (r"\bdemonstrated\b", "showed"), (r"\bdemonstrates\b", "shows"), (r"\butilized\b", "used"),
-    (r"\bapproximately\b", "about"), (r"\bindividuals\b", "people"), (r"\bsubsequently\b", "later"),
-    (r"\bsignificantly\s", ""), (r"\bin order to\b", "to"),
+    (r"\bdemonstrated\b", "showed"),
+    (r"\bdemonstrates\b", "shows"),
+    (r"\butilized\b", "used"),
+    (r"\bapproximately\b", "about"),
+    (r"\bindividuals\b", "people"),
+    (r"\bsubsequently\b", "later"),
+    (r"\bsignificantly\s", ""),
+    (r"\bin order to\b", "to"),
 )
 
 
@@ -265,7 +444,12 @@ def paraphrase_light(sentence: str, *, seed: int = 0) -> str | None:
     """A meaning-preserving rewrite (drop a lead-in or an abbreviation, a plainer word)."""
     out = sentence
     for pattern, repl in _PARAPHRASES:
-        new = re.sub(pattern, lambda m, r=repl: m.expand(r).upper() if r == "\\1" else m.expand(r), out, count=1)
+        new = re.sub(
+            pattern,
+            lambda m, r=repl: m.expand(r).upper() if r == "\\1" else m.expand(r),
+            out,
+            count=1,
+        )
         out = new
     out = re.sub(r"\s{2,}", " ", out).strip()
     return out if out != sentence.strip() else None

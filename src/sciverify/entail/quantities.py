@@ -17,6 +17,7 @@ _NUM = r"(?:\d{1,3}(?:,\d{3})+|\d+)(?:[.·]\d+)?|\.\d+"
 # "1.2 × 10^5", "1.2x10-5", "3e-4", "10^6"
 _SCI = r"(?:\s*[×xX*]\s*10\s*(?:\^|\*\*)?\s*(?P<exp>[-−–]?\d+)|[eE](?P<exp2>[-+−]?\d+)(?![A-Za-z]))"
 _UNITS = (
+    r"-(?:months?|weeks?|years?|days?|hours?|minutes?)|"  # "12-month", "5-year"
     r"percentage[\s-]points?|pp\b|percent(?:age)?|per\s?cent|%|[\s-]?fold|°\s?C|º\s?C|"
     r"degrees?\s(?:C|Celsius)|mmHg|mmol/[lL]|µmol/[lL]|mg/kg|mg/d[lL]|g/d[lL]|ng/m[lL]|pg/m[lL]|"
     r"µg|μg|ug|mcg|ng|pg|mg|kg|g|m[lL]|µ[lL]|μ[lL]|nm|µm|μm|mm|cm|km|kDa|bp|kb|Gy|mM|µM|μM|nM|"
@@ -47,7 +48,7 @@ _PVALUE = re.compile(
 _NVALUE = re.compile(rf"\b[nN]\s*=\s*(?P<num>{_NUM})")
 _CI = re.compile(
     rf"(?P<level>\d{{2}}(?:\.\d+)?)\s*%\s*(?:CI|confidence intervals?|C\.I\.)\s*[:,=]?\s*(?:of\s*)?"
-    rf"[\[(]?\s*(?P<lo>-?(?:{_NUM}))\s*(?:-|–|—|to|,)\s*(?P<hi>-?(?:{_NUM}))\s*[\])]?"
+    rf"[\[(]?\s*(?P<lo>-?(?:{_NUM}))\s*(?:-|–|—|to|,)\s*(?P<hi>-?(?:{_NUM}))"
 )
 # A number right after one of these words is a label, not a measurement.
 _LABEL_WORDS = frozenset(
@@ -169,6 +170,9 @@ def _with_surroundings(text: str, q: Quantity) -> Quantity:
 
 
 def _clause_tail(s: str) -> str:
+    # "efavirenz (2.5-fold)": a bracket right before the number does not start a new clause.
+    s = s.rstrip()
+    s = s[:-1] if s.endswith(("(", "[")) else s
     parts = re.split(r"[;,()\[\]]|\b(?:while|whereas|but|and)\b", s)
     return parts[-1]
 

@@ -20,13 +20,27 @@ from pathlib import Path
 from typing import Any
 
 from .checkpoint import (
-    INFERENCE_MAX_LENGTH, LABEL2ID, LABELS, check_reload, load_base_classifier, predict_logits, save_checkpoint, tokenize_pairs,
+    INFERENCE_MAX_LENGTH,
+    LABEL2ID,
+    LABELS,
+    check_reload,
+    load_base_classifier,
+    predict_logits,
+    save_checkpoint,
+    tokenize_pairs,
 )
 from .data import HELDOUT_FRACTION, NLIPair, load_pairs
 
 # How often each source is seen per epoch. SciFact is the target domain, so it is repeated;
 # SICK's short everyday sentences are the least like scientific claims, so part is skipped.
-MIX: dict[str, float] = {"scifact": 2.0, "healthver": 0.8, "covidfact": 0.5, "sick": 0.3, "rte": 1.0, "perturb": 0.6}
+MIX: dict[str, float] = {
+    "scifact": 2.0,
+    "healthver": 0.8,
+    "covidfact": 0.5,
+    "sick": 0.3,
+    "rte": 1.0,
+    "perturb": 0.6,
+}
 Log = Callable[[str], None]
 
 
@@ -42,7 +56,7 @@ def build_mixture(pairs: list[NLIPair], mix: dict[str, float], seed: int) -> lis
         rows = [p for p in pairs if _source_group(p) == group]
         whole, frac = int(mix[group]), mix[group] - int(mix[group])
         out.extend(rows * whole)
-        out.extend(rng.sample(rows, int(round(frac * len(rows)))))
+        out.extend(rng.sample(rows, round(frac * len(rows))))
     return out
 
 
@@ -66,16 +80,23 @@ def _batches(lengths: list[int], batch_size: int, rng: random.Random) -> list[li
     return batches
 
 
-def evaluate(model: Any, tokenizer: Any, pairs: list[NLIPair], *, max_length: int = INFERENCE_MAX_LENGTH) -> dict[str, Any]:
+def evaluate(
+    model: Any, tokenizer: Any, pairs: list[NLIPair], *, max_length: int = INFERENCE_MAX_LENGTH
+) -> dict[str, Any]:
     """Accuracy, macro-F1 (over the gold labels present), per-label scores and confusion per source."""
-    logits = predict_logits(model, tokenizer, [(p.hypothesis, p.premise) for p in pairs], max_length=max_length)
+    logits = predict_logits(
+        model, tokenizer, [(p.hypothesis, p.premise) for p in pairs], max_length=max_length
+    )
     preds = [LABELS[i] for i in logits.argmax(-1).tolist()]
     by_source: dict[str, list[int]] = {}
     for i, p in enumerate(pairs):
         by_source.setdefault(p.source, []).append(i)
         if p.source.startswith("perturb-"):
             by_source.setdefault("perturb", []).append(i)
-    return {name: score([str(pairs[i].label) for i in idx], [preds[i] for i in idx]) for name, idx in sorted(by_source.items())}
+    return {
+        name: score([str(pairs[i].label) for i in idx], [preds[i] for i in idx])
+        for name, idx in sorted(by_source.items())
+    }
 
 
 def score(gold: list[str], pred: list[str]) -> dict[str, Any]:
@@ -90,11 +111,18 @@ def score(gold: list[str], pred: list[str]) -> dict[str, Any]:
         prec = tp / n_pred if n_pred else 0.0
         rec = tp / n_gold if n_gold else 0.0
         f1 = 2 * prec * rec / (prec + rec) if prec + rec else 0.0
-        per_label[name] = {"precision": round(prec, 4), "recall": round(rec, 4), "f1": round(f1, 4), "n": n_gold}
+        per_label[name] = {
+            "precision": round(prec, 4),
+            "recall": round(rec, 4),
+            "f1": round(f1, 4),
+            "n": n_gold,
+        }
     present = [name for name in LABELS if per_label[name]["n"]]
     return {
         "n": len(gold),
-        "accuracy": round(sum(g == p for g, p in zip(gold, pred, strict=True)) / max(len(gold), 1), 4),
+        "accuracy": round(
+            sum(g == p for g, p in zip(gold, pred, strict=True)) / max(len(gold), 1), 4
+        ),
         "macro_f1": round(sum(per_label[n]["f1"] for n in present) / max(len(present), 1), 4),
         "per_label": per_label,
         "confusion": confusion,  # gold -> predicted -> count
@@ -144,11 +172,15 @@ def train_nli(
         heldout = heldout[:: max(1, len(heldout) // heldout_limit)]
     mixture = build_mixture(train_pairs, mix or MIX, seed)
     weights = class_weights(mixture)
-    say(f"train pairs {len(train_pairs)}, mixture/epoch {len(mixture)}, heldout {len(heldout)}, class weights "
-        + ", ".join(f"{n}={w:.2f}" for n, w in zip(LABELS, weights, strict=True)))
+    say(
+        f"train pairs {len(train_pairs)}, mixture/epoch {len(mixture)}, heldout {len(heldout)}, class weights "
+        + ", ".join(f"{n}={w:.2f}" for n, w in zip(LABELS, weights, strict=True))
+    )
 
     model, tokenizer = load_base_classifier()
-    enc = tokenize_pairs(tokenizer, [p.hypothesis for p in mixture], [p.premise for p in mixture], max_length)
+    enc = tokenize_pairs(
+        tokenizer, [p.hypothesis for p in mixture], [p.premise for p in mixture], max_length
+    )
     ids, types = enc["input_ids"], enc["token_type_ids"]
     labels = [LABEL2ID[str(p.label)] for p in mixture]
     lengths = [len(x) for x in ids]
@@ -196,7 +228,9 @@ def train_nli(
             optim.step()
             step += 1
             seen += len(b)
-            running = 0.98 * running + 0.02 * float(loss.detach()) if step > 1 else float(loss.detach())
+            running = (
+                0.98 * running + 0.02 * float(loss.detach()) if step > 1 else float(loss.detach())
+            )
             elapsed = time.monotonic() - t_train
             if step == 60:
                 # Shrink the schedule to what fits in the budget, so the LR still decays to zero.
@@ -207,13 +241,17 @@ def train_nli(
             if step % 25 == 0 or step == 1:
                 rate = seen / elapsed
                 eta = (state["total"] - step) * elapsed / step
-                say(f"epoch {epoch + 1} step {step}/{state['total']} loss {running:.4f} lr {lr_at(step):.2e} "
-                    f"{rate:.1f} pairs/s elapsed {elapsed / 60:.1f} min eta {eta / 60:.1f} min")
+                say(
+                    f"epoch {epoch + 1} step {step}/{state['total']} loss {running:.4f} lr {lr_at(step):.2e} "
+                    f"{rate:.1f} pairs/s elapsed {elapsed / 60:.1f} min eta {eta / 60:.1f} min"
+                )
         say(f"epoch {epoch + 1} done at step {step}")
         if stopped_early or step >= state["total"]:
             break
     train_minutes = (time.monotonic() - t_train) / 60
-    say(f"training finished: {step} steps, {seen} pairs, {train_minutes:.1f} min, stopped_early={stopped_early}")
+    say(
+        f"training finished: {step} steps, {seen} pairs, {train_minutes:.1f} min, stopped_early={stopped_early}"
+    )
 
     if keep_trained is not None:
         # A plain fp32 copy first, so a failure while evaluating or saving loses no training.
@@ -221,7 +259,12 @@ def train_nli(
         tokenizer.save_pretrained(str(keep_trained))
     model.eval()
     metrics = evaluate(model, tokenizer, heldout)
-    say("held-out: " + ", ".join(f"{k} acc {v['accuracy']:.3f} F1 {v['macro_f1']:.3f}" for k, v in metrics.items()))
+    say(
+        "held-out: "
+        + ", ".join(
+            f"{k} acc {v['accuracy']:.3f} F1 {v['macro_f1']:.3f}" for k, v in metrics.items()
+        )
+    )
     result: dict[str, Any] = {
         "heldout": metrics,
         "train_counts": _counts(train_pairs),
@@ -230,48 +273,94 @@ def train_nli(
         "mixture_size_per_epoch": len(mixture),
         "class_weights": dict(zip(LABELS, [round(w, 4) for w in weights], strict=True)),
         "training": {
-            "seed": seed, "epochs_planned": epochs, "steps": step, "steps_planned": planned,
-            "steps_scheduled": state["total"], "pairs_seen": seen, "batch_size": batch_size, "lr": lr,
-            "max_length_train": max_length, "max_length_inference": INFERENCE_MAX_LENGTH,
-            "train_minutes": round(train_minutes, 2), "stopped_at_time_budget": stopped_early,
-            "time_budget_minutes": time_budget_minutes, "heldout_fraction": HELDOUT_FRACTION,
-            "torch_threads": torch.get_num_threads(), "command": command,
+            "seed": seed,
+            "epochs_planned": epochs,
+            "steps": step,
+            "steps_planned": planned,
+            "steps_scheduled": state["total"],
+            "pairs_seen": seen,
+            "batch_size": batch_size,
+            "lr": lr,
+            "max_length_train": max_length,
+            "max_length_inference": INFERENCE_MAX_LENGTH,
+            "train_minutes": round(train_minutes, 2),
+            "stopped_at_time_budget": stopped_early,
+            "time_budget_minutes": time_budget_minutes,
+            "heldout_fraction": HELDOUT_FRACTION,
+            "torch_threads": torch.get_num_threads(),
+            "command": command,
         },
     }
     from .card import model_card
 
     probe = [(p.hypothesis, p.premise) for p in heldout[:: max(1, len(heldout) // 200)]]
-    save_checkpoint(model, tokenizer, Path(out_dir), extra_config={"sciverify_trained": True},
-                    extra_files={"metrics.json": json.dumps(result, indent=2) + "\n", "MODEL_CARD.md": model_card(result)})
+    save_checkpoint(
+        model,
+        tokenizer,
+        Path(out_dir),
+        extra_config={"sciverify_trained": True},
+        extra_files={
+            "metrics.json": json.dumps(result, indent=2) + "\n",
+            "MODEL_CARD.md": model_card(result),
+        },
+    )
     reload = check_reload(Path(out_dir), model, tokenizer, probe)
     result["fp16_reload_check"] = reload
-    (Path(out_dir) / "metrics.json").write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
-    say(f"saved to {out_dir}; fp16 reload agreement {reload['argmax_agreement']:.4f}, "
-        f"max |logit diff| {reload['max_abs_logit_diff']:.4f}; total {(time.monotonic() - started) / 60:.1f} min")
+    (Path(out_dir) / "metrics.json").write_text(
+        json.dumps(result, indent=2) + "\n", encoding="utf-8"
+    )
+    say(
+        f"saved to {out_dir}; fp16 reload agreement {reload['argmax_agreement']:.4f}, "
+        f"max |logit diff| {reload['max_abs_logit_diff']:.4f}; total {(time.monotonic() - started) / 60:.1f} min"
+    )
     return result
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m sciverify.entail.train", description=__doc__.splitlines()[0])
-    ap.add_argument("--corpora", type=Path, required=True, help="folder holding scifact/, healthver/, ...")
-    ap.add_argument("--out", type=Path, required=True, help="model folder to write (replaced when done)")
+    ap = argparse.ArgumentParser(
+        prog="python -m sciverify.entail.train", description=__doc__.splitlines()[0]
+    )
+    ap.add_argument(
+        "--corpora", type=Path, required=True, help="folder holding scifact/, healthver/, ..."
+    )
+    ap.add_argument(
+        "--out", type=Path, required=True, help="model folder to write (replaced when done)"
+    )
     ap.add_argument("--seed", type=int, default=13)
     ap.add_argument("--epochs", type=int, default=2)
     ap.add_argument("--minutes", type=float, default=55, help="training time budget")
     ap.add_argument("--max-length", type=int, default=160)
     ap.add_argument("--batch-size", type=int, default=16)
     ap.add_argument("--lr", type=float, default=5e-5)
-    ap.add_argument("--keep-trained", type=Path, default=None, help="also save the fp32 model here first")
-    ap.add_argument("--heldout-limit", type=int, default=None, help="evaluate on about this many pairs (smoke checks)")
+    ap.add_argument(
+        "--keep-trained", type=Path, default=None, help="also save the fp32 model here first"
+    )
+    ap.add_argument(
+        "--heldout-limit",
+        type=int,
+        default=None,
+        help="evaluate on about this many pairs (smoke checks)",
+    )
     args = ap.parse_args(argv)
 
     def log(msg: str) -> None:
         print(time.strftime("%H:%M:%S"), msg, flush=True)
 
     command = "python -m sciverify.entail.train " + " ".join(sys.argv[1:] if argv is None else argv)
-    train_nli(args.corpora, args.out, seed=args.seed, epochs=args.epochs, time_budget_minutes=args.minutes,
-              max_length=args.max_length, batch_size=args.batch_size, lr=args.lr, command=command, log=log,
-              heldout_limit=args.heldout_limit, keep_trained=args.keep_trained)
+    train_nli(
+        args.corpora,
+        args.out,
+        seed=args.seed,
+        epochs=args.epochs,
+        time_budget_minutes=args.minutes,
+        max_length=args.max_length,
+        batch_size=args.batch_size,
+        lr=args.lr,
+        command=command,
+        log=log,
+        heldout_limit=args.heldout_limit,
+        keep_trained=args.keep_trained,
+    )
     return 0
 
 

@@ -198,7 +198,7 @@ def _store_documents(conn: Any, items: list[tuple[ParsedDocument, _Source]]) -> 
         arxiv, arxiv_label = normalise_arxiv(doc.arxiv_id)
         values = (
             version_id, paper_id, src.sha256, str(doc.version_kind),
-            doc.version_label or arxiv_label, str(src.path), src.size, src.record_id, doc.license,
+            doc.version_label or arxiv_label, str(src.path.resolve()), src.size, src.record_id, doc.license,
             doc.parser, doc.parser_version, doc.page_count, doc.title, list(doc.authors),
             normalise_doi(doc.doi), arxiv, doc.year, doc.venue, list(doc.warnings), stamp,
         )

@@ -7,6 +7,7 @@ plain Python over spans, so parsing stays close to the speed of text extraction 
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
@@ -33,6 +34,7 @@ class Line:
     bold: float  # share of characters set in a bold font
     page: int  # 0-based
     block: int
+    font: str = ""  # the font of the line's longest span
     plain: str = ""  # text without superscript spans (author markers, footnote signs)
     lead_bold: str = ""  # bold run at the start of the line (run-in headings)
     col: int = 0  # 0 full width, 1 left column, 2 right column
@@ -42,6 +44,8 @@ class Line:
 class Paragraph:
     lines: list[Line] = field(default_factory=list)
     text: str = ""
+    gap_before: float = 99.0  # white space above, in line heights; large at a column top
+    soft: bool = False  # split from the previous one only because the font changed
 
     @property
     def page(self) -> int:
@@ -60,6 +64,10 @@ class Paragraph:
     @property
     def size(self) -> float:
         return max(self.lines, key=lambda ln: len(ln.text)).size
+
+    @property
+    def font(self) -> str:
+        return max(self.lines, key=lambda ln: len(ln.text)).font
 
     @property
     def bold(self) -> float:
@@ -87,7 +95,19 @@ def is_bold_font(font: str, flags: int, cache: dict[str, bool]) -> bool:
 
 
 def read_page(raw: dict[str, Any], page_no: int, block_base: int, fonts: dict[str, bool]) -> PageText:
-    """Turn one page's ``dict`` output into lines; same-baseline lines of a block are merged."""
+    """Turn one page's ``dict`` output into lines; same-baseline lines of a block are merged.
+
+    Text running in the page's dominant direction is the body (rotated pages and landscape
+    tables are turned upright); text in any other direction goes to ``margin``.
+    """
+    width, height = raw["width"], raw["height"]
+    votes: Counter[tuple[int, int]] = Counter()
+    for block in raw["blocks"]:
+        for line in block.get("lines", ()):
+            votes[(round(line["dir"][0]), round(line["dir"][1]))] += len(line["spans"])
+    main_dir = votes.most_common(1)[0][0] if votes else (1, 0)
+    if main_dir not in ((1, 0), (0, 1), (0, -1)):
+        main_dir = (1, 0)
     lines: list[Line] = []
     margin: list[str] = []
     chars = unmapped = 0
@@ -103,19 +123,27 @@ def read_page(raw: dict[str, Any], page_no: int, block_base: int, fonts: dict[st
             chars += len(text)
             bad = text.count(_UNMAPPED)
             unmapped += bad
-            dx, dy = line["dir"]
-            if abs(dy) > 0.2 or dx < 0:
+            if (round(line["dir"][0]), round(line["dir"][1])) != main_dir:
                 margin.append(text)
                 continue
             if bad * 3 > len(text):
                 continue  # glyphs without a Unicode mapping: nothing readable to keep
+            if _SPACING_ACCENT.search(text):
+                text = fix_accents(text)
             main = max(spans, key=lambda s: len(s["text"]))
             size = round(main["size"], 1)
+            if size < 3:
+                size = 10.0  # a font scaled by its matrix reports a meaningless size
             n_bold = 0
             lead: list[str] = []
             leading = True
             plain: list[str] = []
-            for s in spans:
+            for s in line["spans"]:
+                if not s["text"].strip():
+                    plain.append(" ")
+                    if leading and lead:
+                        lead.append(" ")
+                    continue
                 bold = is_bold_font(s["font"], s["flags"], fonts)
                 if bold:
                     n_bold += len(s["text"])
@@ -124,10 +152,13 @@ def read_page(raw: dict[str, Any], page_no: int, block_base: int, fonts: dict[st
                         lead.append(s["text"])
                     else:
                         leading = False
-                if not (s["flags"] & 1 or s["size"] < 0.75 * size):
-                    plain.append(s["text"])
+                # superscripts (affiliation marks) separate names: "Cuisin8 and" -> "Cuisin, and"
+                plain.append(", " if s["flags"] & 1 or s["size"] < 0.75 * main["size"] else s["text"])
             n = sum(len(s["text"]) for s in spans) or 1
-            x0, y0, x1, y1 = line["bbox"]
+            x0, y0, x1, y1 = _upright(line["bbox"], main_dir, width, height, size)
+            plain_text = " ".join("".join(plain).split())
+            if _SPACING_ACCENT.search(plain_text):
+                plain_text = fix_accents(plain_text)
             if (
                 previous is not None
                 and abs(y0 - previous.y0) < 0.35 * size
@@ -138,7 +169,7 @@ def read_page(raw: dict[str, Any], page_no: int, block_base: int, fonts: dict[st
                     previous.lead_bold = f"{previous.lead_bold} {''.join(lead)}".strip()
                 previous.bold = (previous.bold * before + n_bold) / (before + n)
                 previous.text = f"{previous.text} {text}"
-                previous.plain = f"{previous.plain} {''.join(plain).strip()}".strip()
+                previous.plain = f"{previous.plain} {plain_text}"
                 previous.x1 = max(previous.x1, x1)
                 previous.y0, previous.y1 = min(previous.y0, y0), max(previous.y1, y1)
                 continue
@@ -152,12 +183,44 @@ def read_page(raw: dict[str, Any], page_no: int, block_base: int, fonts: dict[st
                 bold=n_bold / n,
                 page=page_no,
                 block=block_base + b_index,
-                plain="".join(plain).strip(),
+                font=main["font"],
+                plain=plain_text,
                 lead_bold="".join(lead).strip(),
             )
             lines.append(previous)
-    width, height = raw["width"], raw["height"]
+    if main_dir != (1, 0):
+        width, height = height, width
     return PageText(lines, margin, width, height, chars, unmapped)
+
+
+def _upright(
+    bbox: tuple[float, float, float, float], direction: tuple[int, int], width: float, height: float, size: float
+) -> tuple[float, float, float, float]:
+    """A line's box in a frame where its text runs left to right (rotated pages)."""
+    x0, y0, x1, y1 = bbox
+    if direction == (1, 0):
+        return x0, y0, x1, y1
+    thick = min(x1 - x0, 2.0 * size)  # some producers report a bogus line height
+    if direction == (0, 1):  # text runs down the page, its top towards +x
+        return y0, width - x0 - thick, y1, width - x0
+    return height - y1, x1 - thick, height - y0, x1  # text runs up the page
+
+
+# LaTeX-era PDFs print accents as separate spacing characters: "Gr´egory", "Franc¸ois".
+_SPACING_ACCENT = re.compile("[\u00b4\u0060\u00a8\u02c6\u02dc\u00b8\u02dd\u02c7\u02d8]")
+_BEFORE = {"\u00b4": "\u0301", "`": "\u0300", "\u00a8": "\u0308", "\u02c6": "\u0302", "\u02dc": "\u0303",
+           "\u02dd": "\u030b", "\u02c7": "\u030c", "\u02d8": "\u0306"}
+
+
+def fix_accents(text: str) -> str:
+    """Compose spacing accents with their letters; the cedilla follows its letter."""
+    text = re.sub("([A-Za-z])\u00b8", lambda m: unicodedata.normalize("NFC", m.group(1) + "\u0327"), text)
+    text = re.sub(
+        "((?<=[A-Za-z])`(?=[aeiouAEIOU])|[\u00b4\u00a8\u02c6\u02dc\u02dd\u02c7\u02d8])([A-Za-z\u0131])",
+        lambda m: unicodedata.normalize("NFC", m.group(2).replace("\u0131", "i") + _BEFORE[m.group(1)]),
+        text,
+    )
+    return text
 
 
 def _furniture_key(text: str) -> str:
@@ -221,10 +284,13 @@ def strip_line_numbers(pg: PageText) -> int:
     return len(margin)
 
 
-def find_gutter(lines: list[Line], width: float) -> float | None:
-    """The x of the gap between two text columns, or None for a one-column page."""
-    lo, hi = int(width * 0.3), int(width * 0.7)
+def find_gutter(lines: list[Line], left_x: float, right_x: float) -> float | None:
+    """The x of a vertical gap between two text columns inside [left_x, right_x], if any."""
+    span = right_x - left_x
+    lo, hi = int(left_x + span * 0.2), int(right_x - span * 0.2)
     cells = hi - lo + 1
+    if cells < 10:
+        return None
     diff = [0] * (cells + 1)
     for ln in lines:
         a, b = int(ln.x0) + 2 - lo, int(ln.x1) - 2 - lo
@@ -236,8 +302,6 @@ def find_gutter(lines: list[Line], width: float) -> float | None:
     for i in range(cells):
         run += diff[i]
         cover.append(run)
-    if not cover:
-        return None
     best = min(cover)
     # the middle of the widest stretch at the minimum coverage
     start = end = best_start = best_end = -1
@@ -251,9 +315,10 @@ def find_gutter(lines: list[Line], width: float) -> float | None:
                 best_start, best_end = start, end
             start = -1
     gutter = lo + (best_start + best_end) / 2
-    min_width = width * 0.2
-    left = sum(1 for ln in lines if ln.x1 <= gutter + 2 and ln.x1 - ln.x0 > min_width)
-    right = sum(1 for ln in lines if ln.x0 >= gutter - 2 and ln.x1 - ln.x0 > min_width)
+    left_long = 0.5 * (gutter - left_x)
+    right_long = 0.5 * (right_x - gutter)
+    left = sum(1 for ln in lines if ln.x1 <= gutter + 2 and ln.x1 - ln.x0 > left_long)
+    right = sum(1 for ln in lines if ln.x0 >= gutter - 2 and ln.x1 - ln.x0 > right_long)
     # full-width lines (title, wide abstract, wide figure captions) may cross the gutter,
     # but the column lines on both sides must outnumber them
     if left >= 4 and right >= 4 and best <= 0.5 * (left + right):
@@ -261,26 +326,58 @@ def find_gutter(lines: list[Line], width: float) -> float | None:
     return None
 
 
-def order_page(pg: PageText) -> list[Line]:
-    """Reading order: bands split by full-width lines; in a band, left column then right."""
-    lines = sorted(pg.lines, key=lambda ln: (ln.y0, ln.x0))
-    gutter = find_gutter(lines, pg.width)
+def find_columns(lines: list[Line], depth: int = 0) -> list[float]:
+    """Gutter positions, left to right: none for one column, one for two, up to three."""
+    if len(lines) < 8 or depth > 1:
+        return []
+    left_x = min(ln.x0 for ln in lines)
+    right_x = max(ln.x1 for ln in lines)
+    gutter = find_gutter(lines, left_x, right_x)
     if gutter is None:
+        return []
+    left = [ln for ln in lines if ln.x1 <= gutter + 2]
+    right = [ln for ln in lines if ln.x0 >= gutter - 2]
+    return [*find_columns(left, depth + 1), gutter, *find_columns(right, depth + 1)]
+
+
+def order_page(pg: PageText) -> list[Line]:
+    """Reading order: bands split by full-width lines; in a band, columns left to right."""
+    lines = sorted(pg.lines, key=lambda ln: (ln.y0, ln.x0))
+    gutters = find_columns(lines)
+    if not gutters:
         return _rows(lines)
+    bounds = [-1e9, *gutters, 1e9]
+    n_cols = len(gutters) + 1
     for ln in lines:
-        ln.col = 1 if ln.x1 <= gutter + 2 else 2 if ln.x0 >= gutter - 2 else 0
+        ln.col = 0
+        for c in range(n_cols):
+            if ln.x0 >= bounds[c] - 2 and ln.x1 <= bounds[c + 1] + 2:
+                ln.col = c + 1
+                break
+    heights = sorted(ln.y1 - ln.y0 for ln in lines)
+    # white space across the whole width (above a back-matter block, around a wide figure)
+    # also ends a band: the columns above it are read before anything below it
+    cut = 3.0 * heights[len(heights) // 2]
     out: list[Line] = []
     band: list[Line] = []
+
+    def flush() -> None:
+        for c in range(1, n_cols + 1):
+            out.extend(_rows([b for b in band if b.col == c]))
+        band.clear()
+
+    bottom = lines[0].y1
     for ln in lines:
+        wide_gap = ln.y0 - bottom > cut
+        bottom = max(bottom, ln.y1)
+        if wide_gap and band:
+            flush()
         if ln.col == 0:
-            out.extend(_rows([b for b in band if b.col == 1]))
-            out.extend(_rows([b for b in band if b.col == 2]))
-            band = []
+            flush()
             out.append(ln)
         else:
             band.append(ln)
-    out.extend(_rows([b for b in band if b.col == 1]))
-    out.extend(_rows([b for b in band if b.col == 2]))
+    flush()
     return out
 
 
@@ -331,11 +428,18 @@ def join_lines(a: str, b: str, words: WordList) -> str:
     return f"{a} {b}"
 
 
+def _is_caps_label(text: str) -> bool:
+    letters = [c for c in text if c.isalpha()]
+    return len(letters) >= 4 and len(text.split()) <= 6 and all(c.isupper() for c in letters)
+
+
 def is_body_style(ln: Line, body_size: float) -> bool:
     return ln.bold < 0.5 and abs(ln.size - body_size) <= 0.6
 
 
-def build_paragraphs(lines: list[Line], body_size: float, words: WordList) -> list[Paragraph]:
+def build_paragraphs(
+    lines: list[Line], body_size: float, body_font: str, words: WordList
+) -> list[Paragraph]:
     """Group ordered lines into paragraphs by block, column, spacing, style and indentation."""
     right_edge: dict[tuple[int, int], float] = {}
     for ln in lines:
@@ -343,44 +447,74 @@ def build_paragraphs(lines: list[Line], body_size: float, words: WordList) -> li
         right_edge[key] = max(right_edge.get(key, 0.0), ln.x1)
     paragraphs: list[Paragraph] = []
     current: Paragraph | None = None
+    texts: list[str] = []
+    first_x = 0.0
     for ln in lines:
         prev = current.lines[-1] if current else None
-        if prev is None or current is None or _breaks(prev, ln, current, body_size, right_edge):
-            current = Paragraph([ln], ln.text)
+        why = _breaks(prev, ln, first_x, body_size, body_font, right_edge) if prev else "start"
+        if why:
+            if current is not None:
+                current.text = _join(texts, words)
+            gap = 99.0
+            if prev is not None and prev.page == ln.page and prev.col == ln.col and ln.y0 > prev.y0:
+                gap = (ln.y0 - prev.y1) / max(prev.y1 - prev.y0, 1.0)
+            current = Paragraph([ln], "", gap_before=gap, soft=why == "font")
             paragraphs.append(current)
+            texts = [ln.text]
+            first_x = ln.x0
             continue
+        assert current is not None
         current.lines.append(ln)
-        current.text = join_lines(current.text, ln.text, words)
+        texts.append(ln.text)
+        first_x = min(first_x, ln.x0)
+    if current is not None:
+        current.text = _join(texts, words)
     return paragraphs
+
+
+def _join(texts: list[str], words: WordList) -> str:
+    out = texts[0]
+    for t in texts[1:]:
+        out = join_lines(out, t, words)
+    return out
 
 
 def _breaks(
     prev: Line,
     ln: Line,
-    para: Paragraph,
+    first_x: float,
     body_size: float,
+    body_font: str,
     right_edge: dict[tuple[int, int], float],
-) -> bool:
+) -> str:
+    """Why ``ln`` starts a new paragraph after ``prev``; empty when it continues it."""
     if ln.page != prev.page or ln.col != prev.col:
-        return True
+        return "column"
     height = max(prev.y1 - prev.y0, 1.0)
     gap = ln.y0 - prev.y1
     if gap > max(3.0, 0.6 * height) or ln.y0 < prev.y0 - 1:
-        return True
+        return "gap"
     if abs(ln.size - prev.size) > 0.8:
-        return True
+        return "size"
     # a wholly bold line followed by plain text is a heading; a line that only opens with a
     # bold run ("Participants. We recruited ...") continues as one paragraph
     if (ln.bold >= 0.5) != (prev.bold >= 0.5) and (prev.bold > 0.95 or ln.bold > 0.95):
-        return True
+        return "bold"
     if ln.block != prev.block and gap > 0.25 * height:
-        return True
+        return "block"
+    if _is_caps_label(prev.text) and not _is_caps_label(ln.text):
+        return "caps"  # "ABSTRACT", "II. METHODS" on their own line
+    if ln.font != prev.font:
+        if body_font in (ln.font, prev.font) and abs(ln.size - prev.size) >= 0.15:
+            return "font"
+        # a short line in one font, then another font: a heading ends, its text begins
+        if prev.x1 < right_edge[(prev.page, prev.col)] - 2 * prev.size and not prev.text.endswith((",", ";")):
+            return "font"
     if is_body_style(ln, body_size) and is_body_style(prev, body_size):
-        first_x = min(p.x0 for p in para.lines)
         indented = ln.x0 - prev.x0 > 0.7 * ln.size and prev.x0 <= first_x + 1
         short = prev.x1 < right_edge[(prev.page, prev.col)] - 1.5 * prev.size
         if indented and (short or prev.text.endswith((".", "?", "!", ":"))):
-            return True
+            return "indent"
         if short and prev.text.endswith((".", "?", "!")) and ln.x0 - first_x > 0.7 * ln.size:
-            return True
-    return False
+            return "indent"
+    return ""

@@ -27,7 +27,8 @@ _AFFILIATION = re.compile(
     r"|faculty|hospital|\binc\b|ltd|corporation|\bcorp\b|research|division|program|\bunit\b"
     r"|foundation|academy|council|ministry|national|technolog|company|sciences?\b|engineering"
     r"|@|https?:|www\.|\bemail\b|e-mail|abstract|received|accepted|published|keywords|correspond"
-    r"|authors? contributed|\bdated\b|street|avenue|\broad\b|\bbox\b|group\b|studies|society",
+    r"|authors? contributed|\bdated\b|street|avenue|\broad\b|\bbox\b|group\b|studies|society"
+    r"|\bpaper\b|\barticle\b|\breview\b|\bletter\b|\breport\b|original|\baccess\b|editorial",
     re.IGNORECASE,
 )
 _MARKERS = re.compile(r"[\d*∗†‡§¶#$+♠♢♡☯⋄□■●◆▲αβγδτωηλ✉�,]+$")
@@ -54,23 +55,30 @@ def meta_title(raw: str | None) -> str | None:
     return title
 
 
-def pick_title(lines: list[Line], meta: str | None, page_height: float) -> tuple[str | None, list[Line]]:
+def pick_title(
+    lines: list[Line], meta: str | None, page_height: float, body_size: float
+) -> tuple[str | None, list[Line]]:
     """The title from the first page: the largest-printed run of lines near the top.
 
-    The PDF's own metadata title wins when it matches a printed run closely, since it is
-    free of line breaks and superscripts.
+    Runs are built top to bottom (not in column order: a title may straddle a gutter) from
+    lines of one size that touch vertically and overlap horizontally. The PDF's metadata
+    title confirms a run when the two agree.
     """
-    top = [ln for ln in lines if ln.y0 < page_height * 0.6]
+    top = sorted((ln for ln in lines if ln.y0 < page_height * 0.6), key=lambda ln: (ln.y0, ln.x0))
     runs: list[list[Line]] = []
     for ln in top:
-        last = runs[-1][-1] if runs else None
-        if (
-            last is not None
-            and abs(ln.size - last.size) < 0.6
-            and (ln.bold >= 0.5) == (last.bold >= 0.5)
-            and -2 < ln.y0 - last.y1 < 1.2 * ln.size
-        ) or (last is not None and abs(ln.y0 - last.y0) < 2 and abs(ln.size - last.size) < 0.6):
-            runs[-1].append(ln)
+        for run in reversed(runs[-3:]):
+            last = run[-1]
+            same_style = abs(ln.size - last.size) < 0.6 and (ln.bold >= 0.5) == (last.bold >= 0.5)
+            same_row = abs(ln.y0 - last.y0) < 2 and ln.x0 - last.x1 < 3 * ln.size
+            below = (
+                ln.y0 > last.y0 + 0.5 * ln.size
+                and ln.y0 - last.y1 < 1.2 * ln.size
+                and min(ln.x1, last.x1) > max(ln.x0, last.x0)
+            )
+            if same_style and (same_row or below):
+                run.append(ln)
+                break
         else:
             runs.append([ln])
     candidates: list[tuple[float, str, list[Line]]] = []
@@ -79,13 +87,20 @@ def pick_title(lines: list[Line], meta: str | None, page_height: float) -> tuple
         letters = sum(c.isalpha() for c in text)
         if letters < 6 or len(text) > 330 or len(run) > 6 or _NOT_TITLE.search(text):
             continue
+        if len(text.split()) < 2 and letters < 12:
+            continue  # a journal name or a banner, not a title
         if "@" in text or sum(c.isdigit() for c in text) > letters * 0.3:
             continue
+        if sum(c.isalpha() or c in " -:,'" for c in text) < 0.8 * len(text):
+            continue  # formulas or OCR noise
+        if re.match(r"^(?:\d+(?:\.\d+)*|[IVX]+)\.?\s+[A-Z]", text) and len(text) < 80:
+            continue  # a numbered section heading: this page is not a first page
         candidates.append((max(ln.size for ln in run), text, run))
     if meta:
         for size, text, run in candidates:
             if similar(text, meta) >= 0.8:
                 return (text if len(text) >= len(meta) - 2 else meta), run
+    candidates = [c for c in candidates if c[0] >= body_size + 0.9]
     if not candidates:
         return meta, []
     biggest = max(c[0] for c in candidates)

@@ -8,7 +8,7 @@ from sciverify.ingest.pdf_layout import Line, WordList, join_lines
 from sciverify.records import Reference
 
 _BRACKET = re.compile(r"^\s*\[(\d{1,4})\]")
-_NUMBERED = re.compile(r"^\s*(\d{1,3})(?:[.)]\s*|\s+)(?=\S)")
+_NUMBERED = re.compile(r"^\s*(\d{1,3})(?:[.)](?:\s+|$)|\s+(?=[A-Z\u00C0-\u024F]))")
 _AUTHOR_START = re.compile(
     r"^(?:[A-Z][A-Za-z'\u2019\-]+(?: [A-Z][A-Za-z'\u2019\-]+)?,\s+(?:[A-Z]\.|[A-Z][a-z]+)"
     r"|[A-Z][A-Za-z'\u2019\-]+\s+(?:[A-Z]{1,3}|[A-Z]\.(?:\s?[A-Z]\.)*)[,.]\s)"

@@ -58,6 +58,24 @@ SECTION_KINDS: tuple[tuple[str, SectionKind], ...] = (
     ("supplementary", SectionKind.appendix),
     ("supporting information", SectionKind.appendix),
     ("additional file", SectionKind.appendix),
+    ("competing interests", SectionKind.other),
+    ("conflict of interest", SectionKind.other),
+    ("conflicts of interest", SectionKind.other),
+    ("declaration of competing interest", SectionKind.other),
+    ("declarations", SectionKind.other),
+    ("authors contributions", SectionKind.other),
+    ("author contributions", SectionKind.other),
+    ("authors information", SectionKind.other),
+    ("author details", SectionKind.other),
+    ("abbreviations", SectionKind.other),
+    ("availability of data", SectionKind.other),
+    ("data availability", SectionKind.other),
+    ("ethics approval", SectionKind.other),
+    ("ethics statement", SectionKind.other),
+    ("consent for publication", SectionKind.other),
+    ("author biographies", SectionKind.other),
+    ("biographies", SectionKind.other),
+    ("about the authors", SectionKind.other),
     ("abstract", SectionKind.abstract),
     ("introduction", SectionKind.introduction),
     ("background", SectionKind.introduction),
@@ -97,7 +115,16 @@ CAPTION = re.compile(
 )
 _ABSTRACT_RUN_IN = re.compile(r"^(?:abstract|summary|a b s t r a c t)\b\s*[.:\u2014\u2013\-]*\s*(?=\S)", re.I)
 _KEYWORDS = re.compile(r"^(?:key\s?words|index terms|keywords)\b", re.I)
-_NOT_RUN_IN = re.compile(r"^(?:theorem|lemma|proof|definition|corollary|proposition|remark|example|note|step|case|claim|figure|fig|table)\b", re.I)
+_NOT_RUN_IN = re.compile(
+    r"^(?:theorem|lemma|proof|definition|corollary|proposition|remark|example|note|step|case|claim"
+    r"|property|assumption|hypothesis|conjecture|problem|algorithm|figure|fig|table)\b",
+    re.I,
+)
+_FRONT_WORDS = re.compile(r"\b(?:received|accepted|published|revised|available online|correspond)\b", re.I)
+_TOC_WORDS = {"contents", "table of contents"}
+_MATH_FONT = re.compile(r"cmmi|cmsy|cmex|msbm|msam|rsfs|eufm|math|symbol|mt2sy|mt2mi", re.I)
+_DANGLING = {"of", "and", "the", "in", "for", "on", "with", "to", "a", "an", "by", "from", "at", "or"}
+_AFFILIATION_WORDS = re.compile(r"universit|department|institute of|school of|@|\bfaculty of", re.I)
 _MATH = set("=+−×∑∫∂≤≥≈∈∀∃→←⇒√∞^_∆∇≡∝±·")
 _BULLET = re.compile(r"^[•◦▪‣∙●○■□–\-]\s+")
 
@@ -110,7 +137,7 @@ def normalise_heading(text: str) -> str:
 def kind_of(heading: str) -> SectionKind | None:
     norm = normalise_heading(heading)
     for phrase, kind in SECTION_KINDS:
-        if norm == phrase or norm.startswith(phrase + " "):
+        if norm == phrase or norm.startswith(phrase + " ") or norm == phrase + "s":
             return kind
     if "related work" in norm:
         return SectionKind.related_work
@@ -174,7 +201,9 @@ class _Heading:
     run_in: bool = False
 
 
-def _heading(p: Paragraph, body_size: float, in_refs: bool) -> _Heading | None:
+def _heading(
+    p: Paragraph, nxt: Paragraph | None, body_size: float, body_font: str, page_height: float
+) -> _Heading | None:
     if len(p.lines) > 3:
         return None
     text = " ".join(p.text.split())
@@ -184,8 +213,18 @@ def _heading(p: Paragraph, body_size: float, in_refs: bool) -> _Heading | None:
     letters = sum(c.isalpha() for c in text)
     if letters < 3 or letters < 0.5 * len(text.replace(" ", "")):
         return None
-    if CAPTION.match(text) or "@" in text or "http" in text or text[-1] in ",;" or text[0].islower():
+    if CAPTION.match(text) or "@" in text or "http" in text or text[-1] in ",;" or not text[0].isalnum():
         return None
+    if text[0].islower() or _KEYWORDS.match(text) or _FRONT_WORDS.search(text):
+        return None
+    if words[-1].lower() in _DANGLING or _AFFILIATION_WORDS.search(text):
+        return None  # a line broken mid-phrase, or an affiliation footnote
+    if _MATH_FONT.search(p.font) or (_NOT_RUN_IN.match(text) and len(words) <= 3):
+        return None  # a formula, or a theorem label such as "Property 4.1"
+    if not re.search(r"[A-Za-z\u00C0-\u024F]{3}", text):
+        return None
+    if p.lines[0].y1 < 0.07 * page_height or p.lines[-1].y0 > 0.93 * page_height:
+        return None  # leftovers of running heads and feet
     lead = p.lines[0].lead_bold
     if lead and len(lead) < len(p.lines[0].text) - 3 and p.bold < 0.95:
         return None  # a bold lead-in opening a paragraph, see _run_in
@@ -202,15 +241,27 @@ def _heading(p: Paragraph, body_size: float, in_refs: bool) -> _Heading | None:
     sentence = text.endswith(".") and len(words) > 5 and not m
     if re.search(r"\s\d{1,3}$", text) and not m:
         return None  # a table-of-contents line
-    if in_refs and not (known or bigger):
-        return None
     style = (round(size * 2) / 2, bold, caps)
+    # set apart only by its font (bold faces whose names and flags do not say so)
+    distinct = (
+        all(ln.font != body_font for ln in p.lines)
+        and p.gap_before >= 0.3
+        and size >= min(body_size, nxt.size if nxt else body_size) - 1.0
+        and (nxt is None or nxt.font != p.font)
+        and len(p.lines) <= 2
+        and len(words) <= 14
+        and not text.endswith(".")
+    )
     if bigger or bold:
         ok = not sentence
     elif m:
         ok = caps or size < body_size - 0.3 or known
     else:
-        ok = (caps and len(words) <= 8 and len(p.lines) == 1) or (known and len(p.lines) == 1 and len(words) <= 4)
+        ok = (
+            (caps and len(words) <= 8 and len(p.lines) == 1)
+            or (known and len(p.lines) == 1 and len(words) <= 4)
+            or distinct
+        )
     return _Heading(text.rstrip(":"), depth, style, known) if ok else None
 
 
@@ -277,14 +328,23 @@ def _repair_column_breaks(paragraphs: list[Paragraph], words: WordList) -> None:
 
 
 def build_sections(
-    paragraphs: list[Paragraph], *, body_size: float, first_page: int, words: WordList
+    paragraphs: list[Paragraph],
+    *,
+    body_size: float,
+    body_font: str,
+    first_page: int,
+    page_heights: list[float],
+    toc_pages: set[int],
+    words: WordList,
 ) -> Structure:
     _repair_column_breaks(paragraphs, words)
+    paragraphs = _merge_heading_lines(paragraphs, body_size, body_font)
     heads: dict[int, _Heading] = {}
     seen_abstract = seen_body = False
     for i, p in enumerate(paragraphs):
-        h = _heading(p, body_size, in_refs=False)
-        if h is None:
+        nxt = paragraphs[i + 1] if i + 1 < len(paragraphs) else None
+        h = _heading(p, nxt, body_size, body_font, page_heights[p.page])
+        if h is None or (p.page in toc_pages and normalise_heading(h.text) not in _TOC_WORDS):
             continue
         kind = kind_of(h.text)
         if kind == SectionKind.abstract:
@@ -294,9 +354,11 @@ def build_sections(
         seen_body = seen_body or kind is not None or h.depth is not None
         heads[i] = h
     levels = _levels(list(heads.values()))
+    unheaded_refs = _unheaded_references(paragraphs)
     secs = [_Sec("Front matter", SectionKind.other, 1)]
     abstract_parts: set[str] = set()
     abstract_style: tuple[float, bool, bool] | None = None
+    refs_style: tuple[tuple[float, bool, bool], str] | None = None
     prefix = ""
     last_level = 1
     in_appendix = False
@@ -306,16 +368,26 @@ def build_sections(
         p = paragraphs[i]
         cur = secs[-1]
         h = heads.get(i)
-        if h is not None and cur.kind == SectionKind.references and not (h.known or p.size >= body_size + 0.9):
-            h = None
+        if (
+            h is not None
+            and cur.kind == SectionKind.references
+            and not (h.known or (h.depth is None and (p.size >= body_size + 0.9 or (h.style, p.font) == refs_style)))
+        ):
+            h = None  # inside a reference list only a clear heading ends it
         if h is not None:
             norm = normalise_heading(h.text)
+            # a sub-heading of a structured abstract is printed smaller or lighter than the
+            # "Abstract" label; the body's first heading ("Background") is not
+            if abstract_style is None:
+                lighter = h.style[0] <= body_size + 0.5 and not h.style[1]
+            else:
+                lighter = h.style[0] < abstract_style[0] - 0.3 or (abstract_style[1] and not h.style[1])
             if (
                 cur.kind == SectionKind.abstract
                 and norm in _ABSTRACT_PARTS
                 and norm not in abstract_parts
                 and p.page <= first_page + 1
-                and (abstract_style is None or h.style[0] <= abstract_style[0] + 0.5)
+                and lighter
             ):
                 abstract_parts.add(norm)
                 prefix = f"{h.text}: "
@@ -327,16 +399,22 @@ def build_sections(
                 in_appendix = True
             if kind is None:
                 parent = next((s for s in reversed(secs) if s.level < level), None)
-                if parent is not None and parent.kind != SectionKind.other and level > 1:
+                inherit = (SectionKind.other, SectionKind.references, SectionKind.abstract)
+                if parent is not None and parent.kind not in inherit and level > 1:
                     kind = SectionKind(parent.kind)
                 elif in_appendix:
                     kind = SectionKind.appendix
             if kind == SectionKind.abstract:
                 abstract_style = h.style
-            secs.append(_Sec(h.text, kind or SectionKind.other, level, paras=[p]))
+            elif kind == SectionKind.references:
+                refs_style = (h.style, p.font)
+            secs.append(_Sec(h.text, kind or SectionKind.other, level))
             last_level = level
             i += 1
             continue
+        if i == unheaded_refs and cur.kind != SectionKind.references:
+            secs.append(_Sec("References", SectionKind.references, 1))
+            cur = secs[-1]
         if cur.kind == SectionKind.references:
             cur.paras.append(p)
             i += 1
@@ -351,6 +429,10 @@ def build_sections(
                 text = text[m.end() :]
         if cur.kind == SectionKind.abstract and _KEYWORDS.match(text):
             secs.append(_Sec("Keywords", SectionKind.other, 1))
+            cur = secs[-1]
+        elif cur.kind == SectionKind.abstract and cur.paras and _leaves_abstract(cur.paras[0], p, body_size, body_font):
+            # the body starts without a heading (BMJ, some Elsevier layouts)
+            secs.append(_Sec("", SectionKind.introduction, 1))
             cur = secs[-1]
         ref = _caption_ref(text)
         if ref is not None:
@@ -380,6 +462,49 @@ def build_sections(
     abstract = _abstract_text(secs)
     found = any(s.kind == SectionKind.references for s in secs)
     return Structure(secs, abstract, found)
+
+
+def _leaves_abstract(first: Paragraph, p: Paragraph, body_size: float, body_font: str) -> bool:
+    """The abstract is set apart from the body and this paragraph is in the body's style."""
+    apart = abs(first.size - body_size) >= 0.3 or first.font != body_font
+    return apart and abs(p.size - body_size) < 0.3 and p.font == body_font and len(p.text) > 80
+
+
+def _merge_heading_lines(paragraphs: list[Paragraph], body_size: float, body_font: str) -> list[Paragraph]:
+    """Join a heading broken over two lines that ended up as two paragraphs."""
+    out: list[Paragraph] = []
+    for p in paragraphs:
+        prev = out[-1] if out else None
+        if (
+            prev is not None
+            and len(prev.lines) <= 2
+            and len(p.lines) == 1
+            and len(prev.text.split()) + len(p.text.split()) <= 18
+            and prev.page == p.page
+            and p.gap_before < 1.0
+            and abs(prev.size - p.size) < 0.2
+            and (prev.bold >= 0.7) == (p.bold >= 0.7)
+            and prev.font == p.font
+            and (prev.bold >= 0.7 or prev.size >= body_size + 0.9 or prev.font != body_font)
+            and not prev.text.rstrip().endswith((".", ":"))
+            and not _NUMBERING.match(p.text)
+            and not CAPTION.match(prev.text)
+        ):
+            prev.lines.extend(p.lines)
+            prev.text = f"{prev.text} {p.text}"
+            continue
+        out.append(p)
+    return out
+
+
+def _unheaded_references(paragraphs: list[Paragraph]) -> int | None:
+    """Where a bracket-numbered list "[1] ... [2] ..." starts with no heading above it (REVTeX)."""
+    for k in range(len(paragraphs)):
+        if paragraphs[k].text.startswith("[1] ") and paragraphs[k].page > 0:
+            starts = {ln.text[:4] for p in paragraphs[k : k + 40] for ln in p.lines}
+            if "[2] " in starts and "[3] " in starts:
+                return k
+    return None
 
 
 def _take_table(paragraphs: list[Paragraph], i: int, cur: _Sec, ref: str, heads: dict[int, _Heading]) -> int:
@@ -436,6 +561,8 @@ def _unlabelled_abstract(secs: list[_Sec], first_page: int) -> None:
     for k, p in enumerate(front.paras):
         if p.page > first_page + 1 or front.blocks[k].kind != BlockKind.text:
             continue
+        if k == 0 and p.text[:1].islower():
+            return  # the page opens mid-sentence: an excerpt, not a paper's first page
         if len(p.text) >= 250 and len(p.text.split()) >= 40:
             end = k + 1
             while end < len(front.paras):
@@ -446,7 +573,7 @@ def _unlabelled_abstract(secs: list[_Sec], first_page: int) -> None:
                     break
                 end += 1
             abstract = _Sec("Abstract", SectionKind.abstract, 1, front.blocks[k:end], front.paras[k:end])
-            rest = _Sec("Front matter", SectionKind.other, 1, front.blocks[end:], front.paras[end:])
+            rest = _Sec("", SectionKind.other, 1, front.blocks[end:], front.paras[end:])
             front.blocks, front.paras = front.blocks[:k], front.paras[:k]
             secs[1:1] = [abstract, rest]
             return
@@ -455,7 +582,14 @@ def _unlabelled_abstract(secs: list[_Sec], first_page: int) -> None:
 def _abstract_text(secs: list[_Sec]) -> str | None:
     for s in secs:
         if s.kind == SectionKind.abstract:
-            text = " ".join(b.text for b in s.blocks if b.kind in (BlockKind.text, BlockKind.list))
+            size = s.paras[0].size if s.paras else 0.0
+            # footnotes printed under the abstract's column (affiliations, "Communicated by")
+            # sit between its two halves in reading order
+            text = " ".join(
+                b.text
+                for b, p in zip(s.blocks, s.paras)
+                if b.kind in (BlockKind.text, BlockKind.list) and p.size >= size - 0.8
+            )
             text = re.sub(r"\s*(?:©|\(c\)|copyright)\s*(?:19|20)\d{2}\b.*$", "", text, flags=re.I | re.S)
             return text.strip() or None
     return None

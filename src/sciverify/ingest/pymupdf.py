@@ -171,12 +171,17 @@ def _ocr_pages(doc: Any, path: Path, flags: int, warnings: list[str]) -> list[Pa
     return pages
 
 
-def _body_size(pages: list[PageText]) -> float:
+def _body_style(pages: list[PageText]) -> tuple[float, str]:
+    """The size and font most characters are set in."""
     sizes: Counter[float] = Counter()
+    fonts: Counter[str] = Counter()
     for pg in pages:
         for ln in pg.lines:
             sizes[round(ln.size * 2) / 2] += len(ln.text)
-    return sizes.most_common(1)[0][0] if sizes else 10.0
+            fonts[ln.font] += len(ln.text)
+    if not sizes:
+        return 10.0, ""
+    return sizes.most_common(1)[0][0], fonts.most_common(1)[0][0]
 
 
 def _assemble(
@@ -185,7 +190,7 @@ def _assemble(
     furniture = strip_furniture(pages)
     for pg in pages:
         strip_line_numbers(pg)
-    body_size = _body_size(pages)
+    body_size, body_font = _body_style(pages)
     words = WordList()
     ordered: list[Line] = []
     for pg in pages:
@@ -197,19 +202,26 @@ def _assemble(
     first_lines = [ln for ln in ordered if ln.page == first]
     metadata = doc.metadata or {}
     title, title_lines = pdf_meta.pick_title(
-        first_lines, pdf_meta.meta_title(metadata.get("title")), pages[first].height
+        first_lines, pdf_meta.meta_title(metadata.get("title")), pages[first].height, body_size
     )
     used = {id(ln) for ln in title_lines}
     after_title = [ln for ln in first_lines if id(ln) not in used]
     if title_lines:
-        last = title_lines[-1]
-        after_title = [ln for ln in after_title if ln.y0 >= last.y0 - 1 or ln.col != last.col]
+        after_title = [ln for ln in after_title if ln.y0 >= title_lines[0].y0 - 1]
     page_text = " ".join(ln.text for ln in first_lines)
     authors, author_lines = pdf_meta.pick_authors(after_title, metadata.get("author"), page_text)
     used.update(id(ln) for ln in author_lines)
     body = [ln for ln in ordered if id(ln) not in used]
-    paragraphs = build_paragraphs(body, body_size, words)
-    structure = build_sections(paragraphs, body_size=body_size, first_page=first, words=words)
+    paragraphs = build_paragraphs(body, body_size, body_font, words)
+    structure = build_sections(
+        paragraphs,
+        body_size=body_size,
+        body_font=body_font,
+        first_page=first,
+        page_heights=[pg.height for pg in pages],
+        toc_pages={i for i, pg in enumerate(pages) if _is_toc(pg)},
+        words=words,
+    )
     sections = _with_references(structure, words)
 
     front = _front_texts(paragraphs, furniture, pages, first)
@@ -246,6 +258,12 @@ def _assemble(
 def _with_references(structure: Structure, words: WordList) -> list[Section]:
     """Split each references section into one block per entry and parse the entries."""
     return structure.finish(lambda lines: split_entries(lines, words), parse_reference)
+
+
+def _is_toc(pg: PageText) -> bool:
+    """A table of contents: many bare page numbers along the right margin."""
+    numbers = sum(1 for ln in pg.lines if ln.text.isdigit() and len(ln.text) <= 3 and ln.x1 > pg.width * 0.75)
+    return numbers >= 6
 
 
 def _mentions_licence(text: str) -> bool:

@@ -1,0 +1,107 @@
+"""The decision function and its calibration."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from pydantic import ValidationError
+
+from sciverify.entail.backends import load_entailer
+from sciverify.entail.decide import (
+    DEFAULT_THRESHOLDS,
+    DecisionThresholds,
+    calibrate_thresholds,
+    decide,
+)
+from sciverify.entail.evaluate import eval_entail
+from sciverify.records import EntailProbs, Status
+
+# SciFact corpus sentences (doc 3944632 sentence 6, doc 2052720 sentence 7), verbatim.
+SRS = ("The 12-month brain tumor recurrence rate was 46.8% in the WBRT + SRS group and 76.4% "
+       "for SRS alone group (P<.001).")
+HPYLORI = ("CONCLUSIONS H pylori infection may be an important cause of gastric cancer; between "
+           "35% and 55% of all cases may be associated with such an infection.")
+
+ENTAILS = EntailProbs(entailment=0.92, neutral=0.05, contradiction=0.03)
+CONTRADICTS = EntailProbs(entailment=0.04, neutral=0.06, contradiction=0.90)
+NEUTRAL = EntailProbs(entailment=0.05, neutral=0.90, contradiction=0.05)
+
+
+def test_supported_names_the_deciding_span() -> None:
+    claim = "The 12-month brain tumor recurrence rate was 46.8% in the WBRT + SRS group."
+    d = decide(claim, [(HPYLORI, NEUTRAL, 0.9), (SRS, ENTAILS, 0.8)])
+    assert d.status == Status.supported and d.evidence_index == 1
+    assert d.confidence == pytest.approx(0.92)
+    assert "evidence #2" in d.reason and "12-month brain tumor" in d.reason
+
+
+def test_contradiction_is_checked_before_entailment() -> None:
+    claim = "The 12-month brain tumor recurrence rate was 46.8% in the WBRT + SRS group."
+    d = decide(claim, [(SRS, ENTAILS, 0.9), (SRS, CONTRADICTS, 0.9)])
+    assert d.status == Status.contradicted and d.evidence_index == 1
+
+
+def test_number_check_overrides_a_model_entailment() -> None:
+    claim = "The 12-month brain tumor recurrence rate was 56.8% in the WBRT + SRS group."
+    d = decide(claim, [(SRS, ENTAILS, 0.9)])
+    assert d.status == Status.contradicted
+    assert "number check" in d.reason and "56.8%" in d.reason and "46.8%" in d.reason
+    assert d.confidence >= DEFAULT_THRESHOLDS.check_confidence
+    assert any(f.check == "number" and f.effect == "contradict" for f in d.findings)
+    without = decide(claim, [(SRS, ENTAILS, 0.9)], with_checks=False)
+    assert without.status == Status.supported
+
+
+def test_stronger_wording_is_partial_support() -> None:
+    claim = "H pylori infection proves to be an important cause of gastric cancer."
+    d = decide(claim, [(HPYLORI, ENTAILS, 0.9)])
+    assert d.status == Status.partially_supported
+    assert "hedge" in d.reason and "proves" in d.reason
+
+
+def test_unverifiable_cases_say_why() -> None:
+    claim = "Aspirin prevents migraines."
+    none = decide(claim, [])
+    assert none.status == Status.unverifiable and "no evidence" in none.reason
+    weak = decide(claim, [(SRS, NEUTRAL, 0.1)])
+    assert weak.status == Status.unverifiable and "relevant enough" in weak.reason
+    neutral = decide(claim, [(SRS, NEUTRAL, 0.9)])
+    assert neutral.status == Status.unverifiable and neutral.confidence == pytest.approx(0.95)
+    failed = EntailProbs(0.0, 1.0, 0.0, error="the language model endpoint answered HTTP 503")
+    err = decide(claim, [(SRS, failed, 0.9)])
+    assert err.status == Status.unverifiable and "HTTP 503" in err.reason
+
+
+def test_confident_model_counts_even_below_the_relevance_floor() -> None:
+    claim = "The 12-month brain tumor recurrence rate was 46.8% in the WBRT + SRS group."
+    d = decide(claim, [(SRS, ENTAILS, 0.0)])
+    assert d.status == Status.supported
+
+
+def test_thresholds_are_a_strict_settings_block() -> None:
+    for name, field in DecisionThresholds.model_fields.items():
+        assert field.description, name
+    with pytest.raises(ValidationError):
+        DecisionThresholds(entail_min=1.5)
+    with pytest.raises(ValidationError):
+        DecisionThresholds(unknown=1)  # type: ignore[call-arg]
+
+
+def test_calibration_finds_thresholds_at_least_as_good_as_the_defaults(
+    shared_corpora: Path,
+) -> None:
+    from sciverify.entail.data import load_pairs
+
+    pairs = load_pairs(shared_corpora, "heldout", sources=["scifact", "healthver"])
+    sample = [p for i, p in enumerate(pairs) if i % 12 == 0]
+    assert {str(p.label) for p in sample} == {"entailment", "neutral", "contradiction"}
+    entailer = load_entailer()
+    tuned = calibrate_thresholds(sample, entailer)
+    assert isinstance(tuned, DecisionThresholds)
+    assert {"number", "negation"} <= set(tuned.override_checks)
+    # The scalar decide() and the vectorised grid agree, so the tuned thresholds score at
+    # least as well as the defaults (which are a point of the grid) on the same pairs.
+    before = eval_entail(sample, entailer=entailer, with_checks=True)
+    after = eval_entail(sample, entailer=entailer, with_checks=True, thresholds=tuned)
+    assert after.macro_f1 >= before.macro_f1 - 1e-9
