@@ -100,11 +100,14 @@ def main(argv: list[str] | None = None) -> int:
     if args.format == "json":
         print(json.dumps(result, indent=2))
     else:
-        print(f"backend      {result['backend']} on {result['device']} "
-              f"({result['threads']} threads)")
+        print(
+            f"backend      {result['backend']} on {result['device']} ({result['threads']} threads)"
+        )
         print(f"cold load    {result['load_s']:.2f} s   (target < {TARGETS['load_s']:g} s)")
-        print(f"throughput   {result['pairs_per_s']:.1f} pairs/s at batch {args.batch_size} over "
-              f"{result['pairs']} pairs   (target >= {TARGETS['pairs_per_s']:g})")
+        print(
+            f"throughput   {result['pairs_per_s']:.1f} pairs/s at batch {args.batch_size} over "
+            f"{result['pairs']} pairs   (target >= {TARGETS['pairs_per_s']:g})"
+        )
     return 0 if result["load_ok"] and result["speed_ok"] else 1
 
 

@@ -183,7 +183,9 @@ def _jats_like(root: ET.Element) -> dict[str, Any]:
             break
     body = root.find("body")
     if body is not None:
-        truth["headings"] = clean_heads([itertext(s.find("title")) for s in body.iter("sec") if s.find("title") is not None])
+        truth["headings"] = clean_heads(
+            [itertext(s.find("title")) for s in body.iter("sec") if s.find("title") is not None]
+        )
     back = root.find("back")
     if back is not None and back.find(".//ref-list") is not None:
         truth["references"] = len(back.findall(".//ref-list/ref"))
@@ -202,7 +204,9 @@ def read_bmc(path: Path) -> dict[str, Any]:
         title = bibl.find("title")
         if title is not None:
             truth["title"] = itertext(title)
-        names = [itertext(au.find("snm")) for au in bibl.findall("aug/au") if au.find("snm") is not None]
+        names = [
+            itertext(au.find("snm")) for au in bibl.findall("aug/au") if au.find("snm") is not None
+        ]
         if names:
             truth["authors"] = names
         doi = bibl.find(".//pubid[@idtype='doi']")
@@ -213,10 +217,14 @@ def read_bmc(path: Path) -> dict[str, Any]:
             truth["year"] = int(itertext(year))
     abstract = root.find("fm/abs")
     if abstract is not None:
-        truth["abstract"] = " ".join(itertext(e) for e in abstract.iter() if e.tag in ("st", "p") and itertext(e))
+        truth["abstract"] = " ".join(
+            itertext(e) for e in abstract.iter() if e.tag in ("st", "p") and itertext(e)
+        )
     body = root.find("bdy")
     if body is not None:
-        truth["headings"] = clean_heads([itertext(s.find("st")) for s in body.iter("sec") if s.find("st") is not None])
+        truth["headings"] = clean_heads(
+            [itertext(s.find("st")) for s in body.iter("sec") if s.find("st") is not None]
+        )
     refs = root.find("bm/refgrp")
     if refs is not None:
         truth["references"] = len(refs.findall("bibl"))
@@ -337,19 +345,31 @@ def score(doc: Any, truth: dict[str, tuple[Any, str]]) -> Iterator[tuple[str, fl
         yield "title", sim, sim >= 0.9, f"{doc.title!r} vs {truth['title'][0]!r}"
     if "abstract" in truth:
         f1 = token_f1(doc.abstract or "", truth["abstract"][0])
-        yield "abstract", f1, f1 >= 0.8, f"{len(doc.abstract or '')} vs {len(truth['abstract'][0])} chars"
+        yield (
+            "abstract",
+            f1,
+            f1 >= 0.8,
+            f"{len(doc.abstract or '')} vs {len(truth['abstract'][0])} chars",
+        )
     if "headings" in truth and truth["headings"][0]:
         want = truth["headings"][0]
         have = [heading_key(s.heading) for s in doc.sections]
         missed = [h for h in want if not any(_heading_match(heading_key(h), k) for k in have)]
         recall = 1 - len(missed) / len(want)
-        yield "headings", recall, recall >= 0.75, f"{len(want) - len(missed)}/{len(want)}; missed {missed[:6]}"
+        yield (
+            "headings",
+            recall,
+            recall >= 0.75,
+            f"{len(want) - len(missed)}/{len(want)}; missed {missed[:6]}",
+        )
     if "references" in truth and truth["references"][0]:
         n, want_n = len(doc.references), truth["references"][0]
         off = abs(n - want_n) / want_n
         yield "references", 1 - off, off <= 0.15, f"{n} vs {want_n}"
     if "authors" in truth:
-        want_s = {surname(a) if " " in a.strip() or "," in a else norm(a) for a in truth["authors"][0]}
+        want_s = {
+            surname(a) if " " in a.strip() or "," in a else norm(a) for a in truth["authors"][0]
+        }
         have_s = {surname(a) for a in doc.authors}
         common = len(want_s & have_s)
         f1 = 2 * common / (len(want_s) + len(have_s)) if want_s and have_s else 0.0
@@ -370,7 +390,9 @@ def score(doc: Any, truth: dict[str, tuple[Any, str]]) -> Iterator[tuple[str, fl
         yield "text_recall", rec, rec >= 0.9, f"{rec:.3f}"
     if "furniture" in truth:
         body = [norm(b.text) for s in doc.sections for b in s.blocks]
-        left = [f for f in truth["furniture"][0] if len(norm(f)) > 3 and any(norm(f) in b for b in body)]
+        left = [
+            f for f in truth["furniture"][0] if len(norm(f)) > 3 and any(norm(f) in b for b in body)
+        ]
         yield "furniture", float(not left), not left, f"left in body: {left}"
     if "captions" in truth:
         refs = {b.ref for s in doc.sections for b in s.blocks if b.ref}
@@ -382,7 +404,9 @@ def score(doc: Any, truth: dict[str, tuple[Any, str]]) -> Iterator[tuple[str, fl
 def _heading_match(want: str, have: str) -> bool:
     if not want or not have:
         return False
-    if want == have or (len(want) >= 4 and (have.startswith(want) or want.startswith(have) and len(have) >= 4)):
+    if want == have or (
+        len(want) >= 4 and (have.startswith(want) or want.startswith(have) and len(have) >= 4)
+    ):
         return True
     return SequenceMatcher(None, want, have, autojunk=False).ratio() >= 0.85
 
@@ -433,7 +457,12 @@ def run(corpora: Path, only: str | None) -> dict[str, Any]:
         }
     if heading_counts[1]:
         summary["headings"]["micro_recall"] = round(heading_counts[0] / heading_counts[1], 3)
-    return {"summary": summary, "files": files, "pages": pages, "pages_per_second": round(pages / elapsed, 1) if elapsed else None}
+    return {
+        "summary": summary,
+        "files": files,
+        "pages": pages,
+        "pages_per_second": round(pages / elapsed, 1) if elapsed else None,
+    }
 
 
 def _field_name(field: str) -> str:
@@ -460,7 +489,9 @@ def render_table(result: dict[str, Any], verbose: bool) -> str:
         )
     heads = result["summary"].get("headings", {})
     if "micro_recall" in heads:
-        out.append(f"headings micro recall (all truth headings together): {heads['micro_recall']:.3f}")
+        out.append(
+            f"headings micro recall (all truth headings together): {heads['micro_recall']:.3f}"
+        )
     out.append(f"{result['pages']} pages parsed at {result['pages_per_second']} pages/s")
     return "\n".join(out)
 

@@ -142,7 +142,10 @@ def test_input_order_follows_the_config(tmp_path: Path, real_pairs: list[tuple[s
 
 def test_label_names_accepted_and_refused() -> None:
     assert label_order({"0": "CONTRADICTION", "1": "ENTAILMENT", "2": "NEUTRAL"}, model="m") == [
-        "contradiction", "entailment", "neutral"]
+        "contradiction",
+        "entailment",
+        "neutral",
+    ]
     assert label_order({0: "entails", 1: "not_entailment"}, model="m") == ["entailment", "neutral"]
     with pytest.raises(EnvironmentProblem, match="LABEL_0"):
         label_order({"0": "LABEL_0", "1": "LABEL_1", "2": "LABEL_2"}, model="m")

@@ -54,7 +54,10 @@ def _spans_ok(findings: list[Finding], claim: str, evidence: str) -> None:
 SRS = (3944632, 6)  # "The 12-month brain tumor recurrence rate was 46.8% ... (P<.001)."
 WBRT = (3944632, 10)  # "... the use of WBRT plus SRS did not improve survival ..."
 CARNITINE = (14803797, 1)  # "... accelerates atherosclerosis in mice."
-STATIN = (4687948, 10)  # "... associated with a 71% reduction in risk (adjusted OR, 0.29; 95% CI...)"
+STATIN = (
+    4687948,
+    10,
+)  # "... associated with a 71% reduction in risk (adjusted OR, 0.29; 95% CI...)"
 PRISON = (13900610, 8)  # "Self-harm rates were more than ten times higher in female prisoners..."
 PPM1D = (5956380, 5)  # "... attenuated p53 activation in vitro."
 HPYLORI = (2052720, 7)  # "H pylori infection may be an important cause of gastric cancer; ..."
@@ -75,9 +78,11 @@ def test_the_real_sentences_are_what_the_tests_expect(scifact_docs: dict[int, li
 
 
 def test_quantities_parse_units_percentages_ranges_and_statistics() -> None:
-    text = ("Mortality fell by 12.5% (95% CI 1.2-3.4, p < 0.05; n = 45) at 37 °C with 10-20 mg, "
-            "a 3-fold rise, 1.2 × 10^5 cells, 12.5 percent and 5 percentage points; IL-6, "
-            "COVID-19 and 4-PBA are names, not numbers; see Table 2.")
+    text = (
+        "Mortality fell by 12.5% (95% CI 1.2-3.4, p < 0.05; n = 45) at 37 °C with 10-20 mg, "
+        "a 3-fold rise, 1.2 × 10^5 cells, 12.5 percent and 5 percentage points; IL-6, "
+        "COVID-19 and 4-PBA are names, not numbers; see Table 2."
+    )
     got = [(q.kind, q.value, q.high, q.unit, q.comparator) for q in parse_quantities(text)]
     assert got == [
         ("value", 12.5, None, "%", "="),
@@ -96,7 +101,9 @@ def test_quantities_parse_units_percentages_ranges_and_statistics() -> None:
 
 def test_numbers_changed_value_and_p_value(scifact_docs: dict[int, list[str]]) -> None:
     ev = scifact_docs[SRS[0]][SRS[1]]
-    faithful = "The 12-month brain tumor recurrence rate was 46.8% in the WBRT + SRS group (P<.001)."
+    faithful = (
+        "The 12-month brain tumor recurrence rate was 46.8% in the WBRT + SRS group (P<.001)."
+    )
     assert set(_effects(check_numbers(faithful, ev), "number")) == {"ok"}
     changed = faithful.replace("46.8%", "56.8%")
     found = check_numbers(changed, ev)
@@ -104,7 +111,7 @@ def test_numbers_changed_value_and_p_value(scifact_docs: dict[int, list[str]]) -
     assert by_text["12-month"].effect == "ok"
     assert by_text["56.8%"].effect == "contradict" and by_text["56.8%"].evidence_text == "46.8%"
     not_significant = faithful.replace("P<.001", "P = 0.4")
-    p_finding = [f for f in check_numbers(not_significant, ev) if "P" in f.claim_text][0]
+    p_finding = next(f for f in check_numbers(not_significant, ev) if "P" in f.claim_text)
     assert p_finding.effect == "contradict" and p_finding.evidence_text == "P<.001"
     _spans_ok(found, changed, ev)
 
@@ -118,10 +125,12 @@ def test_numbers_direction_ci_absent_and_fold(scifact_docs: dict[int, list[str]]
     invented = "Current statin use was associated with a 71% reduction in risk in 512 patients."
     assert _effects(check_numbers(invented, ev), "number") == ["ok", "partial"]
     nev = scifact_docs[NEVIRAPINE[0]][NEVIRAPINE[1]]
-    assert _effects(check_numbers("N348I decreased susceptibility to efavirenz 2.5-fold.", nev),
-                    "number") == ["ok"]
-    assert _effects(check_numbers("N348I decreased susceptibility to efavirenz 4.5-fold.", nev),
-                    "number") == ["contradict"]
+    assert _effects(
+        check_numbers("N348I decreased susceptibility to efavirenz 2.5-fold.", nev), "number"
+    ) == ["ok"]
+    assert _effects(
+        check_numbers("N348I decreased susceptibility to efavirenz 4.5-fold.", nev), "number"
+    ) == ["contradict"]
 
 
 def test_percent_versus_percentage_points() -> None:
@@ -148,12 +157,14 @@ def test_negation_flip_in_both_directions(scifact_docs: dict[int, list[str]]) ->
 def test_entities_species_gene_and_group_swaps(scifact_docs: dict[int, list[str]]) -> None:
     carn = scifact_docs[CARNITINE[0]][CARNITINE[1]]
     found = check_entities("Dietary L-carnitine accelerates atherosclerosis in rats.", carn)
-    assert [(f.effect, f.claim_text, f.evidence_text) for f in found if f.check == "entity"][-1] \
-        == ("contradict", "rats", "mice")
+    assert [(f.effect, f.claim_text, f.evidence_text) for f in found if f.check == "entity"][
+        -1
+    ] == ("contradict", "rats", "mice")
     ppm = scifact_docs[PPM1D[0]][PPM1D[1]]
     swapped = check_entities("PPM1D mutations attenuated p21 activation in vitro.", ppm)
     assert [(f.effect, f.claim_text, f.evidence_text) for f in swapped] == [
-        ("contradict", "p21", "p53")]
+        ("contradict", "p21", "p53")
+    ]
     missing = check_entities("PPM1D and BRCA2 mutations attenuated p53 activation.", ppm)
     assert [(f.effect, f.claim_text) for f in missing] == [("partial", "BRCA2")]
     cin = scifact_docs[CIN[0]][CIN[1]]
@@ -162,7 +173,9 @@ def test_entities_species_gene_and_group_swaps(scifact_docs: dict[int, list[str]
 
 
 def test_acronym_spelled_out_is_not_missing() -> None:
-    assert check_entities("BMI was higher in group A.", "Body mass index was higher in group A.") == []
+    assert (
+        check_entities("BMI was higher in group A.", "Body mass index was higher in group A.") == []
+    )
 
 
 def test_hedging_stronger_claim_is_partial(scifact_docs: dict[int, list[str]]) -> None:
@@ -170,7 +183,8 @@ def test_hedging_stronger_claim_is_partial(scifact_docs: dict[int, list[str]]) -
     proves = "H pylori infection proves to be an important cause of gastric cancer."
     found = check_hedging(proves, ev)
     assert [(f.effect, f.claim_text, f.evidence_text) for f in found] == [
-        ("partial", "proves", "may")]
+        ("partial", "proves", "may")
+    ]
     hedged = "H pylori infection may be an important cause of gastric cancer."
     assert check_hedging(hedged, ev) == []
 
@@ -181,7 +195,8 @@ def test_conditions_dropped_and_changed(scifact_docs: dict[int, list[str]]) -> N
     assert [(f.effect, f.evidence_text) for f in dropped] == [("partial", "in vitro")]
     changed = check_conditions("PPM1D mutations attenuated p53 activation in vivo.", ppm)
     assert [(f.effect, f.claim_text, f.evidence_text) for f in changed] == [
-        ("contradict", "in vivo", "in vitro")]
+        ("contradict", "in vivo", "in vitro")
+    ]
     carn = scifact_docs[CARNITINE[0]][CARNITINE[1]]
     general = check_conditions("Dietary L-carnitine accelerates atherosclerosis.", carn)
     assert [(f.effect, f.evidence_text) for f in general] == [("partial", "in mice")]
@@ -191,17 +206,25 @@ def test_comparatives_reversed_direction_and_swapped_sides(
     scifact_docs: dict[int, list[str]],
 ) -> None:
     prison = scifact_docs[PRISON[0]][PRISON[1]]
-    lower = check_comparatives("Self-harm rates were lower in female prisoners than in male "
-                               "inmates.", prison)
+    lower = check_comparatives(
+        "Self-harm rates were lower in female prisoners than in male inmates.", prison
+    )
     assert [f.effect for f in lower] == ["contradict"]
-    swapped = check_comparatives("Self-harm rates were higher in male inmates than in female "
-                                 "prisoners.", prison)
+    swapped = check_comparatives(
+        "Self-harm rates were higher in male inmates than in female prisoners.", prison
+    )
     assert [f.effect for f in swapped] == ["contradict"]
     same = "Self-harm rates were higher in female prisoners than in male inmates."
     assert check_comparatives(same, prison) == []
     cin = scifact_docs[CIN[0]][CIN[1]]
-    assert check_comparatives("More cases of CIN grade 2 or worse were detected in the control "
-                              "group than in the intervention group.", cin) != []
+    assert (
+        check_comparatives(
+            "More cases of CIN grade 2 or worse were detected in the control "
+            "group than in the intervention group.",
+            cin,
+        )
+        != []
+    )
     carn = scifact_docs[CARNITINE[0]][CARNITINE[1]]
     slows = "Metabolism of dietary L-carnitine by intestinal microbiota slows atherosclerosis."
     assert [f.effect for f in check_comparatives(slows, carn)] == ["contradict"]
@@ -221,14 +244,16 @@ def test_healthver_refuted_direction_flip(shared_corpora: Path) -> None:
 def test_identity_pairs_have_no_contradiction(
     scifact_docs: dict[int, list[str]], scifact_claims: list[dict]
 ) -> None:
-    sentences = sorted({
-        scifact_docs[int(doc)][i]
-        for c in scifact_claims
-        for doc, sets in c["evidence"].items()
-        for s in sets
-        for i in s["sentences"]
-        if i < len(scifact_docs.get(int(doc), []))
-    })
+    sentences = sorted(
+        {
+            scifact_docs[int(doc)][i]
+            for c in scifact_claims
+            for doc, sets in c["evidence"].items()
+            for s in sets
+            for i in s["sentences"]
+            if i < len(scifact_docs.get(int(doc), []))
+        }
+    )
     assert len(sentences) > 700
     bad = [s for s in sentences if any(f.effect == "contradict" for f in run_checks(s, s))]
     assert bad == []
@@ -258,15 +283,35 @@ def test_supported_scifact_claims_rarely_raise_a_contradiction(
 
 def test_restatements_of_real_sentences_stay_clean(scifact_docs: dict[int, list[str]]) -> None:
     pairs = [
-        (SRS, "The 12-month recurrence rate of brain tumors was 46.8% with WBRT + SRS and "
-              "76.4% with SRS alone (P<.001)."),
+        (
+            SRS,
+            (
+                "The 12-month recurrence rate of brain tumors was 46.8% with WBRT + SRS and "
+                "76.4% with SRS alone (P<.001)."
+            ),
+        ),
         (STATIN, "Current statin use was associated with a 71% reduction in risk."),
-        (PRISON, "Self-harm rates were more than ten times higher in female prisoners than in "
-                 "male inmates."),
-        (CIN, "More cases of CIN grade 2 or worse were detected in the intervention group than "
-              "in the control group (p=0·015)."),
-        (CARNITINE, "Intestinal microbiota metabolism of dietary L-carnitine produces TMAO and "
-                    "accelerates atherosclerosis in mice."),
+        (
+            PRISON,
+            (
+                "Self-harm rates were more than ten times higher in female prisoners than in "
+                "male inmates."
+            ),
+        ),
+        (
+            CIN,
+            (
+                "More cases of CIN grade 2 or worse were detected in the intervention group than "
+                "in the control group (p=0·015)."
+            ),
+        ),
+        (
+            CARNITINE,
+            (
+                "Intestinal microbiota metabolism of dietary L-carnitine produces TMAO and "
+                "accelerates atherosclerosis in mice."
+            ),
+        ),
     ]
     for (doc, i), claim in pairs:
         ev = scifact_docs[doc][i]

@@ -18,10 +18,14 @@ from sciverify.entail.evaluate import eval_entail
 from sciverify.records import EntailProbs, Status
 
 # SciFact corpus sentences (doc 3944632 sentence 6, doc 2052720 sentence 7), verbatim.
-SRS = ("The 12-month brain tumor recurrence rate was 46.8% in the WBRT + SRS group and 76.4% "
-       "for SRS alone group (P<.001).")
-HPYLORI = ("CONCLUSIONS H pylori infection may be an important cause of gastric cancer; between "
-           "35% and 55% of all cases may be associated with such an infection.")
+SRS = (
+    "The 12-month brain tumor recurrence rate was 46.8% in the WBRT + SRS group and 76.4% "
+    "for SRS alone group (P<.001)."
+)
+HPYLORI = (
+    "CONCLUSIONS H pylori infection may be an important cause of gastric cancer; between "
+    "35% and 55% of all cases may be associated with such an infection."
+)
 
 ENTAILS = EntailProbs(entailment=0.92, neutral=0.05, contradiction=0.03)
 CONTRADICTS = EntailProbs(entailment=0.04, neutral=0.06, contradiction=0.90)

@@ -6,7 +6,12 @@ import json
 from pathlib import Path
 
 import pytest
-from sklearn.metrics import accuracy_score, confusion_matrix, f1_score, precision_recall_fscore_support
+from sklearn.metrics import (
+    accuracy_score,
+    confusion_matrix,
+    f1_score,
+    precision_recall_fscore_support,
+)
 
 from sciverify.entail.backends import load_entailer
 from sciverify.entail.decide import DecisionThresholds
@@ -45,7 +50,8 @@ def _same_as_sklearn(gold: list[str], pred: list[str]) -> None:
     labels = list(LABELS)
     assert r.accuracy == pytest.approx(accuracy_score(gold, pred))
     assert r.macro_f1 == pytest.approx(
-        f1_score(gold, pred, labels=labels, average="macro", zero_division=0))
+        f1_score(gold, pred, labels=labels, average="macro", zero_division=0)
+    )
     p, rec, f, s = precision_recall_fscore_support(gold, pred, labels=labels, zero_division=0)
     for i, lab in enumerate(labels):
         assert r.per_label[lab]["precision"] == pytest.approx(p[i])
@@ -66,8 +72,16 @@ GOOD = json.dumps({"premise": "p", "hypothesis": "h", "label": "ENTAILMENT"})
 
 
 def test_pair_file_loads_and_normalises_labels(tmp_path: Path) -> None:
-    path = _write(tmp_path, [GOOD, "", json.dumps({"premise": "a", "hypothesis": "b",
-                                                   "label": "contradiction", "source": "x"})])
+    path = _write(
+        tmp_path,
+        [
+            GOOD,
+            "",
+            json.dumps(
+                {"premise": "a", "hypothesis": "b", "label": "contradiction", "source": "x"}
+            ),
+        ],
+    )
     assert load_pair_file(path) == [
         {"premise": "p", "hypothesis": "h", "label": E},
         {"premise": "a", "hypothesis": "b", "label": C},
@@ -97,8 +111,9 @@ def test_missing_pair_file_is_an_input_error(tmp_path: Path) -> None:
         load_pair_file(tmp_path / "absent.jsonl")
 
 
-def test_eval_on_real_pairs_and_checks_catch_changed_numbers(shared_corpora: Path,
-                                                            tmp_path: Path) -> None:
+def test_eval_on_real_pairs_and_checks_catch_changed_numbers(
+    shared_corpora: Path, tmp_path: Path
+) -> None:
     from sciverify.entail.data import load_pairs, write_jsonl
 
     heldout = load_pairs(shared_corpora, "heldout", sources=["scifact"])[:40]
@@ -116,18 +131,33 @@ def test_eval_on_real_pairs_and_checks_catch_changed_numbers(shared_corpora: Pat
 
     # Real sentences with one number changed: the number check makes them contradictions,
     # whatever the model says, once the span is on topic.
-    srs = ("The 12-month brain tumor recurrence rate was 46.8% in the WBRT + SRS group and "
-           "76.4% for SRS alone group (P<.001).")
-    statin = ("After adjusting for extent of statin use in the prior 3 years, current use (on "
-              "the index date) was associated with a 71% reduction in risk (adjusted OR, 0.29; "
-              "95% CI, 0.10-0.81).")
+    srs = (
+        "The 12-month brain tumor recurrence rate was 46.8% in the WBRT + SRS group and "
+        "76.4% for SRS alone group (P<.001)."
+    )
+    statin = (
+        "After adjusting for extent of statin use in the prior 3 years, current use (on "
+        "the index date) was associated with a 71% reduction in risk (adjusted OR, 0.29; "
+        "95% CI, 0.10-0.81)."
+    )
     changed = [
-        {"premise": srs, "hypothesis": "The 12-month brain tumor recurrence rate was 56.8% in "
-         "the WBRT + SRS group.", "label": C},
-        {"premise": srs, "hypothesis": "The 12-month brain tumor recurrence rate was 46.8% in "
-         "the WBRT + SRS group (P = 0.4).", "label": C},
-        {"premise": statin, "hypothesis": "Current statin use was associated with a 41% "
-         "reduction in risk.", "label": C},
+        {
+            "premise": srs,
+            "hypothesis": "The 12-month brain tumor recurrence rate was 56.8% in "
+            "the WBRT + SRS group.",
+            "label": C,
+        },
+        {
+            "premise": srs,
+            "hypothesis": "The 12-month brain tumor recurrence rate was 46.8% in "
+            "the WBRT + SRS group (P = 0.4).",
+            "label": C,
+        },
+        {
+            "premise": statin,
+            "hypothesis": "Current statin use was associated with a 41% reduction in risk.",
+            "label": C,
+        },
     ]
     th = DecisionThresholds(related_min=0.0)
     with_checks = eval_entail(changed, entailer=entailer, with_checks=True, thresholds=th)

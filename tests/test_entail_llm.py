@@ -7,6 +7,7 @@ import threading
 import time
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import ClassVar
 
 import pytest
 
@@ -15,15 +16,18 @@ from sciverify.entail.decide import decide
 from sciverify.entail.llm import LlmEntailer, parse_answer
 from sciverify.records import Status
 
-EVIDENCE = ("The 12-month brain tumor recurrence rate was 46.8% in the WBRT + SRS group and 76.4% "
-            "for SRS alone group (P<.001).")
+EVIDENCE = (
+    "The 12-month brain tumor recurrence rate was 46.8% in the WBRT + SRS group and 76.4% "
+    "for SRS alone group (P<.001)."
+)
 CLAIM = "WBRT plus SRS lowered the 12-month brain tumor recurrence rate."
 
 # What the server answers, by the first path segment of the base URL.
 ANSWERS = {
     "ok": json.dumps({"label": "entailment", "confidence": 0.9, "reason": "46.8% < 76.4%"}),
-    "fenced": "```json\n" + json.dumps(
-        {"label": "contradiction", "confidence": 0.8, "reason": "opposite"}) + "\n```",
+    "fenced": "```json\n"
+    + json.dumps({"label": "contradiction", "confidence": 0.8, "reason": "opposite"})
+    + "\n```",
     "bad_label": json.dumps({"label": "supports", "confidence": 0.9, "reason": "x"}),
     "bad_confidence": json.dumps({"label": "neutral", "confidence": 1.5, "reason": "x"}),
     "extra_key": json.dumps({"label": "neutral", "confidence": 0.5, "reason": "x", "why": "y"}),
@@ -32,9 +36,9 @@ ANSWERS = {
 
 
 class _Handler(BaseHTTPRequestHandler):
-    requests: list[dict] = []
+    requests: ClassVar[list[dict]] = []
 
-    def do_POST(self) -> None:  # noqa: N802 - http.server's name
+    def do_POST(self) -> None:
         body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
         mode = self.path.strip("/").split("/")[0]
         _Handler.requests.append({"path": self.path, "body": body})
@@ -49,8 +53,9 @@ class _Handler(BaseHTTPRequestHandler):
             self._send(200, self._completion(ANSWERS[mode]))
 
     def _completion(self, content: str) -> bytes:
-        return json.dumps({"choices": [{"message": {"role": "assistant", "content": content}}]}
-                          ).encode()
+        return json.dumps(
+            {"choices": [{"message": {"role": "assistant", "content": content}}]}
+        ).encode()
 
     def _send(self, code: int, payload: bytes) -> None:
         try:
@@ -62,7 +67,7 @@ class _Handler(BaseHTTPRequestHandler):
         except (BrokenPipeError, ConnectionResetError):
             pass  # the client gave up (the timeout case)
 
-    def log_message(self, format: str, *args: object) -> None:  # noqa: A002
+    def log_message(self, format: str, *args: object) -> None:
         pass
 
 
@@ -144,8 +149,9 @@ def test_unreachable_endpoint_becomes_unverifiable() -> None:
 
 
 def test_load_entailer_builds_the_llm_backend(server: str) -> None:
-    entailer = load_entailer("llm", llm_url=f"{server}/ok/v1", llm_model="test-model",
-                             llm_timeout=1.0)
+    entailer = load_entailer(
+        "llm", llm_url=f"{server}/ok/v1", llm_model="test-model", llm_timeout=1.0
+    )
     assert isinstance(entailer, LlmEntailer) and entailer.name == "llm:test-model"
     assert entailer.predict([(EVIDENCE, CLAIM)])[0].label == "entailment"
 

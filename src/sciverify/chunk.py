@@ -562,6 +562,11 @@ class ChunkReport:
         return [{"papers": self.papers, "chunks": self.chunks, "seconds": round(self.seconds, 2)}]
 
 
+def _untitled(kind: str) -> str:
+    """A readable label for a section the parser found no heading for."""
+    return "(untitled)" if kind in ("", "other") else kind.replace("_", " ").capitalize()
+
+
 def chunker_fingerprint(max_tokens: int, min_tokens: int, context_chars: int) -> str:
     return f"{CHUNKER_VERSION} max={max_tokens} min={min_tokens} ctx={context_chars}"
 
@@ -610,19 +615,18 @@ def chunk(*, store: Any, settings: Any, progress: Any = None, rebuild: bool = Fa
         batch = todo[start : start + _CHUNK_BATCH]
         docs = load_documents(store, [row[1] for row in batch])
         columns: dict[str, list[Any]] = {name: [] for name in _CHUNK_COLUMNS}
-        section_ordinals: dict[tuple[str, str], int] = {}
         for paper_id, version_id, title in batch:
             doc = docs[version_id]
-            for s_ord, section in enumerate(doc.sections, start=1):
-                section_ordinals.setdefault((version_id, section.heading), s_ord)
+            slug_ordinal = {slug: i for i, slug in enumerate(section_slugs(doc.sections), start=1)}
             chunks = chunk_document(doc, paper_id=paper_id, version_id=version_id,
                                     max_tokens=cfg.max_tokens, min_tokens=cfg.min_tokens,
                                     context_chars=cfg.context_chars)
             for c in chunks:
                 box = c.bbox or (None, None, None, None)
                 values = (
-                    c.chunk_id, c.paper_id, c.version_id, c.section, c.section_kind,
-                    section_ordinals.get((version_id, c.section)), c.ordinal, c.text, c.page, *box,
+                    c.chunk_id, c.paper_id, c.version_id, c.section or _untitled(c.section_kind),
+                    c.section_kind,
+                    slug_ordinal.get(c.chunk_id.rsplit(":", 2)[1]), c.ordinal, c.text, c.page, *box,
                     c.char_start, c.char_end, c.kind, c.evidence_type, c.previous_context,
                     c.next_context, c.figure_or_table_ref, c.token_count,
                     chunk_text_hash(c, title), fingerprint,

@@ -428,6 +428,39 @@ def config_show(corpus: CorpusOpt = None, fmt: FormatOpt = Format.table) -> None
     _emit(rows, fmt, None, title="settings")
 
 
+@command(eval_app, name="retrieval",
+         help="nDCG@10, Recall@100 and MRR@10 per search mode on a BEIR data set. The corpus is "
+              "ingested and indexed into --corpus, or reused when already there.")
+def eval_retrieval(
+    corpus_jsonl: Annotated[Path, typer.Option(help="BEIR corpus.jsonl(.gz).")],
+    queries: Annotated[Path, typer.Option(help="BEIR queries.jsonl.")],
+    qrels: Annotated[Path, typer.Option(help="BEIR qrels TSV (e.g. qrels/train.tsv).")],
+    corpus: CorpusOpt = None,
+    mode: Annotated[list[ModeOpt] | None, typer.Option(help="Modes to run (repeatable).")] = None,
+    fusion: Annotated[FusionOpt | None, typer.Option(help="Hybrid fusion: rrf or score.")] = None,
+    fmt: FormatOpt = Format.table,
+    quiet: QuietOpt = False,
+) -> None:
+    from sciverify.evaluate import eval_retrieval as run_eval
+
+    for path in (corpus_jsonl, queries, qrels):
+        if not path.is_file():
+            raise UsageError(f"no such file: {path}", hint="check the BEIR paths")
+    settings = _settings(corpus, **{"search.fusion": fusion.value if fusion else None})
+    modes = [m.value for m in mode] if mode else ["bm25", "dense", "hybrid"]
+    import sciverify as api
+
+    with api.open_store(settings.corpus) as store, cli_progress(quiet) as progress:
+        result = run_eval(corpus_jsonl, queries, qrels, store=store, settings=settings,
+                          modes=modes, progress=progress)
+    if fmt is Format.json:
+        import json
+
+        typer.echo(json.dumps(result, indent=2))
+        return
+    _emit([{"mode": m, **v} for m, v in result.items()], fmt, None, title="retrieval")
+
+
 def main() -> None:
     try:
         app()

@@ -82,7 +82,7 @@ def probs_from_logits(row: Sequence[float], labels: list[str]) -> EntailProbs:
     top = max(row)
     exps = [math.exp(v - top) for v in row]
     total = sum(exps)
-    by_label = {name: 0.0 for name in (Label.entailment, Label.neutral, Label.contradiction)}
+    by_label: dict[str, float] = {str(name): 0.0 for name in Label}
     for name, value in zip(labels, exps, strict=True):
         by_label[name] += value / total
     return EntailProbs(

@@ -128,17 +128,27 @@ class LeanBert:
             v = split("attention.self.value")
             a = F.scaled_dot_product_attention(q, k, v, attn_mask=attend)
             a = a.transpose(1, 2).reshape(batch, width, hidden)
-            a = F.linear(a, w[p + "attention.output.dense.weight"], w[p + "attention.output.dense.bias"])
+            a = F.linear(
+                a, w[p + "attention.output.dense.weight"], w[p + "attention.output.dense.bias"]
+            )
             x = self._norm(a + x, p + "attention.output.LayerNorm")
-            h = F.gelu(F.linear(x, w[p + "intermediate.dense.weight"], w[p + "intermediate.dense.bias"]))
+            h = F.gelu(
+                F.linear(x, w[p + "intermediate.dense.weight"], w[p + "intermediate.dense.bias"])
+            )
             h = F.linear(h, w[p + "output.dense.weight"], w[p + "output.dense.bias"])
             x = self._norm(h + x, p + "output.LayerNorm")
-        pooled = torch.tanh(F.linear(x[:, 0], w["bert.pooler.dense.weight"], w["bert.pooler.dense.bias"]))
+        pooled = torch.tanh(
+            F.linear(x[:, 0], w["bert.pooler.dense.weight"], w["bert.pooler.dense.bias"])
+        )
         return F.linear(pooled, w["classifier.weight"], w["classifier.bias"])
 
     def _norm(self, x: Any, prefix: str) -> Any:
         from torch.nn import functional as F
 
         return F.layer_norm(
-            x, (x.shape[-1],), self.weights[prefix + ".weight"], self.weights[prefix + ".bias"], self.eps
+            x,
+            (x.shape[-1],),
+            self.weights[prefix + ".weight"],
+            self.weights[prefix + ".bias"],
+            self.eps,
         )

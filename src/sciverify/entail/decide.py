@@ -30,41 +30,44 @@ class DecisionThresholds(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     min_relevance: float = Field(
-        0.25,
+        default=0.25,
         ge=0.0,
         le=1.0,
         description="Retrieval relevance (0..1) below which a span counts only if the model is "
         "confident either way; set by the retriever's score scale, not by NLI pairs.",
     )
     entail_min: float = Field(
-        0.5, ge=0.0, le=1.0, description="P(entailment) at or above which a span supports the claim."
+        default=0.5,
+        ge=0.0,
+        le=1.0,
+        description="P(entailment) at or above which a span supports the claim.",
     )
     contradict_min: float = Field(
-        0.5,
+        default=0.5,
         ge=0.0,
         le=1.0,
         description="P(contradiction) at or above which a span contradicts the claim (checked "
         "before entailment).",
     )
     related_min: float = Field(
-        0.2,
+        default=0.2,
         ge=0.0,
         le=1.0,
         description="P(entailment) or P(contradiction) at or above which a span is on topic: a "
         "check's contradiction then counts, and an unentailed span is partial support.",
     )
     override_checks: tuple[str, ...] = Field(
-        ("number", "negation"),
+        default=("number", "negation"),
         description="Checks whose 'contradict' findings make an on-topic span contradicted even "
         "when the model says entailment.",
     )
     partial_checks: tuple[str, ...] = Field(
-        PARTIAL_CHECKS,
+        default=PARTIAL_CHECKS,
         description="Checks whose 'partial' findings turn an entailing span into "
         "partially_supported.",
     )
     check_confidence: float = Field(
-        0.8,
+        default=0.8,
         ge=0.0,
         le=1.0,
         description="Confidence given to a contradiction found by a deterministic check.",
@@ -100,8 +103,14 @@ def decide(
             continue
         status, confidence, why = verdict
         reason = f"{why} (evidence #{i + 1}: {_snippet(text)!r})"
-        verdicts.append((i, Decision(status, round(confidence, 4), reason, probs,
-                                     tuple(findings), evidence_index=i)))
+        verdicts.append(
+            (
+                i,
+                Decision(
+                    status, round(confidence, 4), reason, probs, tuple(findings), evidence_index=i
+                ),
+            )
+        )
     for status in (Status.contradicted, Status.supported, Status.partially_supported):
         ranked = [d for _, d in verdicts if d.status == status]
         if ranked:
@@ -125,17 +134,22 @@ def judge_span(
     if pc >= th.contradict_min:
         return Status.contradicted, pc, f"the model reads a contradiction (p={pc:.2f})"
     if conflicts and on_topic:
-        return (Status.contradicted, max(th.check_confidence, pc),
-                f"{conflicts[0].check} check: {conflicts[0].message}")
+        return (
+            Status.contradicted,
+            max(th.check_confidence, pc),
+            f"{conflicts[0].check} check: {conflicts[0].message}",
+        )
     gaps = [f for f in findings if f.effect == "partial" and f.check in th.partial_checks]
     if pe >= th.entail_min:
         if gaps:
-            return (Status.partially_supported, pe,
-                    f"entailed (p={pe:.2f}) but {gaps[0].check} check: {gaps[0].message}")
+            return (
+                Status.partially_supported,
+                pe,
+                f"entailed (p={pe:.2f}) but {gaps[0].check} check: {gaps[0].message}",
+            )
         return Status.supported, pe, f"the evidence entails the claim (p={pe:.2f})"
     if pe >= th.related_min:
-        return (Status.partially_supported, pe,
-                f"related evidence, not entailed (p={pe:.2f})")
+        return (Status.partially_supported, pe, f"related evidence, not entailed (p={pe:.2f})")
     return None
 
 
@@ -148,17 +162,28 @@ def _unverifiable(
     if not evidence:
         return Decision(Status.unverifiable, 1.0, "no evidence was found for this claim")
     if errors and len(errors) == len(evidence):
-        return Decision(Status.unverifiable, 0.0, f"the entailment backend could not judge the "
-                        f"evidence: {errors[0]}")
+        return Decision(
+            Status.unverifiable,
+            0.0,
+            f"the entailment backend could not judge the evidence: {errors[0]}",
+        )
     if best_relevance < th.min_relevance:
-        return Decision(Status.unverifiable, round(1.0 - best_relevance, 4), "no evidence is "
-                        f"relevant enough (best relevance {best_relevance:.2f} < "
-                        f"{th.min_relevance:.2f}) and the model is neutral")
+        return Decision(
+            Status.unverifiable,
+            round(1.0 - best_relevance, 4),
+            "no evidence is "
+            f"relevant enough (best relevance {best_relevance:.2f} < "
+            f"{th.min_relevance:.2f}) and the model is neutral",
+        )
     judged = [p for _, p, _ in evidence if not p.error]
     top = max(max(p.entailment, p.contradiction) for p in judged) if judged else 0.0
     note = f"; backend errors: {errors[0]}" if errors else ""
-    return Decision(Status.unverifiable, round(1.0 - top, 4), "the evidence neither supports nor "
-                    f"contradicts the claim (best P(entail or contradict) {top:.2f}){note}")
+    return Decision(
+        Status.unverifiable,
+        round(1.0 - top, 4),
+        "the evidence neither supports nor "
+        f"contradicts the claim (best P(entail or contradict) {top:.2f}){note}",
+    )
 
 
 def _snippet(text: str, limit: int = 120) -> str:
@@ -206,10 +231,14 @@ def calibrate_thresholds(
     pe = np.array([p.entailment for p in probs])
     pc = np.array([p.contradiction for p in probs])
     findings = [run_checks(hyp, prem) for prem, hyp, _ in rows]
-    contra = {c: np.array([any(f.check == c and f.effect == "contradict" for f in fs)
-                           for fs in findings]) for c in CONTRADICTING_CHECKS}
-    gap = {c: np.array([any(f.check == c and f.effect == "partial" for f in fs)
-                        for fs in findings]) for c in PARTIAL_CHECKS}
+    contra = {
+        c: np.array([any(f.check == c and f.effect == "contradict" for f in fs) for fs in findings])
+        for c in CONTRADICTING_CHECKS
+    }
+    gap = {
+        c: np.array([any(f.check == c and f.effect == "partial" for f in fs) for fs in findings])
+        for c in PARTIAL_CHECKS
+    }
     none = np.zeros(len(rows), dtype=bool)
     best: tuple[float, DecisionThresholds] | None = None
     for overrides in _OVERRIDES:
@@ -225,9 +254,16 @@ def calibrate_thresholds(
                         pred = np.where(is_c, 2, np.where(is_e, 0, 1))
                         score = _macro_f1(gold, pred)
                         if best is None or score > best[0] + 1e-12:
-                            best = (score, DecisionThresholds(
-                                entail_min=emin, contradict_min=cmin, related_min=rmin,
-                                override_checks=overrides, partial_checks=partials))
+                            best = (
+                                score,
+                                DecisionThresholds(
+                                    entail_min=emin,
+                                    contradict_min=cmin,
+                                    related_min=rmin,
+                                    override_checks=overrides,
+                                    partial_checks=partials,
+                                ),
+                            )
     return best[1] if best else DEFAULT_THRESHOLDS
 
 

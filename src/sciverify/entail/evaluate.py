@@ -58,7 +58,9 @@ class EntailReport:
         return [{"label": lab, **self.per_label[lab]} for lab in self.labels]
 
 
-def score(gold: list[str], predicted: list[str], *, labels: tuple[str, ...] = LABELS) -> EntailReport:
+def score(
+    gold: list[str], predicted: list[str], *, labels: tuple[str, ...] = LABELS
+) -> EntailReport:
     """Accuracy, macro-F1 over `labels`, per-label precision/recall/F1 and the confusion matrix.
 
     A label never predicted has precision 0; macro-F1 averages all `labels`, present or not.
@@ -76,8 +78,12 @@ def score(gold: list[str], predicted: list[str], *, labels: tuple[str, ...] = LA
         precision = tp / predicted_as if predicted_as else 0.0
         recall = tp / support if support else 0.0
         f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
-        per_label[lab] = {"precision": precision, "recall": recall, "f1": f1,
-                          "support": float(support)}
+        per_label[lab] = {
+            "precision": precision,
+            "recall": recall,
+            "f1": f1,
+            "support": float(support),
+        }
     n = len(gold)
     correct = sum(confusion[lab][lab] for lab in labels)
     return EntailReport(
@@ -110,8 +116,15 @@ def eval_entail(
             raise InputError(f"unknown label {label!r}", hint=f"use one of {', '.join(LABELS)}")
     probs = entailer.predict([(prem, hyp) for prem, hyp, _ in rows], batch_size=batch_size)
     predicted = [
-        str(STATUS_TO_LABEL[Status(decide(hyp, [(prem, p, 1.0)], thresholds=thresholds,
-                                          with_checks=with_checks).status)])
+        str(
+            STATUS_TO_LABEL[
+                Status(
+                    decide(
+                        hyp, [(prem, p, 1.0)], thresholds=thresholds, with_checks=with_checks
+                    ).status
+                )
+            ]
+        )
         for (prem, hyp, _), p in zip(rows, probs, strict=True)
     ]
     report = score([lab for _, _, lab in rows], predicted)
@@ -143,10 +156,15 @@ def load_pair_file(path: Path) -> list[dict[str, str]]:
     try:
         lines = path.read_text(encoding="utf-8").splitlines()
     except (OSError, UnicodeDecodeError) as exc:
-        raise InputError(f"cannot read the pair file: {exc}", path=path,
-                         hint="pass a UTF-8 JSONL file of premise/hypothesis/label") from exc
-    hint = ('each line is {"premise": ..., "hypothesis": ..., "label": '
-            '"entailment" | "neutral" | "contradiction"}')
+        raise InputError(
+            f"cannot read the pair file: {exc}",
+            path=path,
+            hint="pass a UTF-8 JSONL file of premise/hypothesis/label",
+        ) from exc
+    hint = (
+        'each line is {"premise": ..., "hypothesis": ..., "label": '
+        '"entailment" | "neutral" | "contradiction"}'
+    )
     out = []
     for n, line in enumerate(lines, 1):
         if not line.strip():

@@ -8,84 +8,139 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from sciverify.records import Finding
+
+# Claim and evidence must share this share of the claim's content words before a polarity,
+# direction, entity swap or dropped condition means anything.
+RELATED_OVERLAP = 0.3
+
+
+def split_words(text: str) -> tuple[str, ...]:
+    """The whitespace-separated words of a word list written as one string."""
+    return tuple(text.split())
+
+
+def _mapping(text: str) -> dict[str, str]:
+    """ "mice:mouse rats:rat" -> {"mice": "mouse", "rats": "rat"}."""
+    return dict(item.split(":") for item in text.split())
+
+
 STOPWORDS = frozenset(
-    """a an the and or but if then than that this these those there their its it is are was were
-    be been being of in on at by for with from to into onto as about over under between among
-    within without after before during while whereas which who whom whose what when where why how
-    we our they them he she his her you your i me my has have had having do does did done can
-    also such both each other some any all more most less least very so too only just same
-    per via vs versus et al use used using based may might could would should will shall
-    study studies result results data patient patients""".split()
+    split_words(
+        """
+        a an the and or but if then than that this these those there their its it is are was
+        were be been being of in on at by for with from to into onto as about over under
+        between among within without after before during while whereas which who whom whose
+        what when where why how we our they them he she his her you your i me my has have had
+        having do does did done can also such both each other some any all more most less least
+        very so too only just same per via vs versus et al use used using based may might could
+        would should will shall study studies result results data patient patients
+        """
+    )
 )
 
 # Cues whose scope runs forward ("did not reduce X") ...
-NEGATION_PREFIX = (
-    "no", "not", "never", "none", "neither", "nor", "without", "cannot", "lack", "lacks",
-    "lacked", "lacking", "absence", "fail", "fails", "failed", "unable", "non-significant",
-    "nonsignificant", "insignificant", "devoid",
+NEGATION_PREFIX = split_words(
+    """
+    no not never none neither nor without cannot lack lacks lacked lacking absence fail fails
+    failed unable non-significant nonsignificant insignificant devoid
+    """
 )
 # ... and cues whose scope runs backward ("X remained unchanged").
-NEGATION_SUFFIX = ("unchanged", "unaffected", "unaltered", "undetectable", "absent")
+NEGATION_SUFFIX = split_words("unchanged unaffected unaltered undetectable absent")
 # Words that end a negation's scope: a new clause starts.
 SCOPE_BREAKERS = frozenset(
-    "but however whereas while although though yet instead rather except unlike".split()
+    split_words("but however whereas while although though yet instead rather except unlike")
 )
 
 # Strength of a statement, weakest first. A claim stronger than its evidence is partial.
 HEDGE_LEVELS: tuple[tuple[int, tuple[str, ...]], ...] = (
-    (1, ("may", "might", "could", "possibly", "potentially", "perhaps", "plausibly",
-         "hypothesize", "hypothesized", "hypothesise", "speculate", "speculated",
-         "likely", "putative", "putatively", "presumably")),
-    (2, ("suggest", "suggests", "suggested", "suggesting", "indicate", "indicates",
-         "indicated", "associated", "association", "correlated", "correlates", "correlation",
-         "linked", "consistent", "appear", "appears", "appeared", "seem", "seems", "seemed",
-         "implicate", "implicates", "implicated", "tend", "tends", "support", "supports")),
-    (3, ("show", "shows", "showed", "shown", "demonstrate", "demonstrates", "demonstrated",
-         "find", "finds", "found", "reveal", "reveals", "revealed", "observe", "observed",
-         "report", "reports", "reported", "identify", "identified")),
-    (4, ("prove", "proves", "proved", "proven", "establish", "establishes", "established",
-         "confirm", "confirms", "confirmed", "always", "conclusively", "definitively",
-         "unequivocally", "undoubtedly", "certainly", "definitely", "invariably")),
+    (
+        1,
+        split_words(
+            """
+        may might could possibly potentially perhaps plausibly hypothesize hypothesized
+        hypothesise speculate speculated likely putative putatively presumably
+        """
+        ),
+    ),
+    (
+        2,
+        split_words(
+            """
+        suggest suggests suggested suggesting indicate indicates indicated associated
+        association correlated correlates correlation linked consistent appear appears appeared
+        seem seems seemed implicate implicates implicated tend tends support supports
+        """
+        ),
+    ),
+    (
+        3,
+        split_words(
+            """
+        show shows showed shown demonstrate demonstrates demonstrated find finds found reveal
+        reveals revealed observe observed report reports reported identify identified
+        """
+        ),
+    ),
+    (
+        4,
+        split_words(
+            """
+        prove proves proved proven establish establishes established confirm confirms confirmed
+        always conclusively definitively unequivocally undoubtedly certainly definitely
+        invariably
+        """
+        ),
+    ),
 )
 ASSERTION_LEVEL = 3  # a bare statement ("X reduces Y") asserts as strongly as "shows"
 HEDGE_LEVEL = {word: level for level, words in HEDGE_LEVELS for word in words}
 
 UP_WORDS = frozenset(
-    """higher greater more larger increase increased increases increasing elevated elevate
-    elevates raise raised raises rise rises rose improve improved improves improving improvement
-    enhance enhanced enhances better outperform outperforms outperformed exceed exceeds exceeded
-    superior boost boosts boosted gain gains upregulated up-regulated upregulates promote promotes
-    promoted accelerate accelerates accelerated longer increment""".split()
+    split_words(
+        """
+        higher greater more larger increase increased increases increasing elevated elevate
+        elevates raise raised raises rise rises rose improve improved improves improving
+        improvement enhance enhanced enhances better outperform outperforms outperformed exceed
+        exceeds exceeded superior boost boosts boosted gain gains upregulated up-regulated
+        upregulates promote promotes promoted accelerate accelerates accelerated longer
+        increment
+        """
+    )
 )
 DOWN_WORDS = frozenset(
-    """lower less fewer smaller decrease decreased decreases decreasing reduce reduced reduces
-    reducing reduction decline declined declines drop dropped drops fall fell falls worse worsen
-    worsened underperform underperforms underperformed inferior diminish diminished diminishes
-    impair impaired impairs attenuate attenuated attenuates suppress suppressed suppresses
-    inhibit inhibited inhibits downregulated down-regulated downregulates shorter loss lowered
-    lowers slow slows slowed slowing delay delays delayed retard retards retarded""".split()
+    split_words(
+        """
+        lower less fewer smaller decrease decreased decreases decreasing reduce reduced reduces
+        reducing reduction decline declined declines drop dropped drops fall fell falls worse
+        worsen worsened underperform underperforms underperformed inferior diminish diminished
+        diminishes impair impaired impairs attenuate attenuated attenuates suppress suppressed
+        suppresses inhibit inhibited inhibits downregulated down-regulated downregulates
+        shorter loss lowered lowers slow slows slowed slowing delay delays delayed retard
+        retards retarded
+        """
+    )
 )
 
-SPECIES = {
-    "mouse": "mouse", "mice": "mouse", "murine": "mouse",
-    "rat": "rat", "rats": "rat",
-    "human": "human", "humans": "human", "people": "human",
-    "zebrafish": "zebrafish",
-    "drosophila": "fly", "flies": "fly",
-    "yeast": "yeast", "yeasts": "yeast",
-    "monkey": "primate", "monkeys": "primate", "macaque": "primate", "macaques": "primate",
-    "primate": "primate", "primates": "primate",
-    "pig": "pig", "pigs": "pig", "porcine": "pig",
-    "dog": "dog", "dogs": "dog", "canine": "dog",
-    "rabbit": "rabbit", "rabbits": "rabbit",
-    "chicken": "chicken", "chickens": "chicken",
-    "worm": "worm", "worms": "worm", "elegans": "worm",
-    "hamster": "hamster", "hamsters": "hamster",
-    "sheep": "sheep", "cattle": "cattle", "cows": "cattle", "bovine": "cattle",
-}
+# Species names and the one key each stands for.
+SPECIES = _mapping(
+    """
+    mouse:mouse mice:mouse murine:mouse rat:rat rats:rat human:human humans:human people:human
+    zebrafish:zebrafish drosophila:fly flies:fly yeast:yeast yeasts:yeast monkey:primate
+    monkeys:primate macaque:primate macaques:primate primate:primate primates:primate pig:pig
+    pigs:pig porcine:pig dog:dog dogs:dog canine:dog rabbit:rabbit rabbits:rabbit
+    chicken:chicken chickens:chicken worm:worm worms:worm elegans:worm hamster:hamster
+    hamsters:hamster sheep:sheep cattle:cattle cows:cattle bovine:cattle
+    """
+)
 
-_IRREGULAR = {"mice": "mouse", "children": "child", "women": "woman", "men": "man",
-              "feet": "foot", "teeth": "tooth", "analyses": "analysis", "data": "datum"}
+_IRREGULAR = _mapping(
+    """
+    mice:mouse children:child women:woman men:man feet:foot teeth:tooth analyses:analysis
+    data:datum
+    """
+)
 
 _WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9'’\-+/.]*[A-Za-z0-9+]|[A-Za-z0-9]")
 
@@ -147,3 +202,40 @@ def direction(word: str) -> int:
     if w in DOWN_WORDS:
         return -1
     return 0
+
+
+def finding(
+    check: str,
+    effect: str,
+    message: str,
+    claim: str,
+    evidence: str,
+    claim_span: tuple[int, int] | None = None,
+    evidence_span: tuple[int, int] | None = None,
+) -> Finding:
+    """A `Finding` whose quoted texts are cut from the spans, so they always agree."""
+    return Finding(
+        check=check,
+        effect=effect,
+        message=message,
+        claim_span=claim_span,
+        evidence_span=evidence_span,
+        claim_text=claim[claim_span[0] : claim_span[1]] if claim_span else "",
+        evidence_text=evidence[evidence_span[0] : evidence_span[1]] if evidence_span else "",
+    )
+
+
+def run(text: str, ws: list[Word], i: int, step: int, limit: int = 7) -> list[Word]:
+    """Words from ws[i] in one direction (step +1 / -1) until a clause break, at most `limit`."""
+    out: list[Word] = []
+    j = i
+    while len(out) < limit:
+        k = j + step
+        if not 0 <= k < len(ws):
+            break
+        gap = text[min(ws[j].end, ws[k].end) : max(ws[j].start, ws[k].start)]
+        if re.search(r"[,;:.()]", gap) or ws[k].lower in SCOPE_BREAKERS:
+            break
+        out.append(ws[k])
+        j = k
+    return out

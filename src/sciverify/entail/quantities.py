@@ -10,7 +10,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from sciverify.entail import lexicon as lx
 from sciverify.entail.lexicon import STOPWORDS, direction, stem, words
+from sciverify.records import Finding
 
 # "3·1" is how some journals (The Lancet) print 3.1.
 _NUM = r"(?:\d{1,3}(?:,\d{3})+|\d+)(?:[.·]\d+)?|\.\d+"
@@ -25,15 +27,54 @@ _UNITS = (
     r"years?|yrs?|y"
 )
 _UNIT_CANON = {
-    "percentage point": "pp", "percentage points": "pp", "pp": "pp", "percent": "%",
-    "percentage": "%", "per cent": "%", "percent age": "%", "%": "%", "fold": "fold",
-    "°c": "°C", "ºc": "°C", "degree c": "°C", "degrees c": "°C", "degree celsius": "°C",
-    "degrees celsius": "°C", "hour": "h", "hours": "h", "hr": "h", "hrs": "h", "h": "h",
-    "minute": "min", "minutes": "min", "min": "min", "second": "s", "seconds": "s", "sec": "s",
-    "s": "s", "day": "day", "days": "day", "d": "day", "week": "week", "weeks": "week",
-    "wk": "week", "wks": "week", "month": "month", "months": "month", "mo": "month",
-    "year": "year", "years": "year", "yr": "year", "yrs": "year", "y": "year", "μg": "µg",
-    "ug": "µg", "mcg": "µg", "μl": "µl", "μm": "µm", "μM": "µM",
+    "percentage point": "pp",
+    "percentage points": "pp",
+    "pp": "pp",
+    "percent": "%",
+    "percentage": "%",
+    "per cent": "%",
+    "percent age": "%",
+    "%": "%",
+    "fold": "fold",
+    "°c": "°C",
+    "ºc": "°C",
+    "degree c": "°C",
+    "degrees c": "°C",
+    "degree celsius": "°C",
+    "degrees celsius": "°C",
+    "hour": "h",
+    "hours": "h",
+    "hr": "h",
+    "hrs": "h",
+    "h": "h",
+    "minute": "min",
+    "minutes": "min",
+    "min": "min",
+    "second": "s",
+    "seconds": "s",
+    "sec": "s",
+    "s": "s",
+    "day": "day",
+    "days": "day",
+    "d": "day",
+    "week": "week",
+    "weeks": "week",
+    "wk": "week",
+    "wks": "week",
+    "month": "month",
+    "months": "month",
+    "mo": "month",
+    "year": "year",
+    "years": "year",
+    "yr": "year",
+    "yrs": "year",
+    "y": "year",
+    "μg": "µg",
+    "ug": "µg",
+    "mcg": "µg",
+    "μl": "µl",
+    "μm": "µm",
+    "μM": "µM",
 }
 _VALUE = re.compile(
     rf"(?<![\w.,^/])(?<![A-Za-z]-)(?P<num>{_NUM})(?:{_SCI})?"
@@ -52,17 +93,35 @@ _CI = re.compile(
 )
 # A number right after one of these words is a label, not a measurement.
 _LABEL_WORDS = frozenset(
-    "fig figs figure figures table tables ref refs reference eq equation section chapter "
-    "supplementary appendix box panel".split()
+    lx.split_words(
+        """
+        fig figs figure figures table tables ref refs reference eq equation section chapter
+        supplementary appendix box panel
+        """
+    )
 )
 _MULTIPLIERS = {"thousand": 1e3, "million": 1e6, "billion": 1e9}
 _WORD_FOLD = re.compile(
     r"\b(?P<word>two|three|four|five|six|seven|eight|nine|ten)[\s-]?fold\b", re.IGNORECASE
 )
-_WORD_VALUES = {w: float(i) for i, w in enumerate(
-    "zero one two three four five six seven eight nine ten".split())}
-_CMP = {"<": "<", ">": ">", "=": "=", "≤": "<=", "≥": ">=", "<=": "<=", ">=": ">=",
-        "of": "=", "was": "=", "is": "="}
+_WORD_VALUES = {
+    w: float(i)
+    for i, w in enumerate(
+        ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"]
+    )
+}
+_CMP = {
+    "<": "<",
+    ">": ">",
+    "=": "=",
+    "≤": "<=",
+    "≥": ">=",
+    "<=": "<=",
+    ">=": ">=",
+    "of": "=",
+    "was": "=",
+    "is": "=",
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,14 +169,31 @@ def parse_quantities(text: str) -> list[Quantity]:
         return all(end <= a or start >= b for a, b in taken)
 
     for m in _CI.finditer(text):
-        found.append(Quantity("ci", to_float(m["lo"]), to_float(m["hi"]), "", m.span(),
-                              max(decimals_of(m["lo"]), decimals_of(m["hi"])),
-                              level=float(m["level"])))
+        found.append(
+            Quantity(
+                "ci",
+                to_float(m["lo"]),
+                to_float(m["hi"]),
+                "",
+                m.span(),
+                max(decimals_of(m["lo"]), decimals_of(m["hi"])),
+                level=float(m["level"]),
+            )
+        )
         taken.append(m.span())
     for m in _PVALUE.finditer(text):
         if free(*m.span()):
-            found.append(Quantity("p", to_float(m["num"], m["exp"] or m["exp2"]), None, "",
-                                  m.span(), decimals_of(m["num"]), comparator=_CMP[m["cmp"]]))
+            found.append(
+                Quantity(
+                    "p",
+                    to_float(m["num"], m["exp"] or m["exp2"]),
+                    None,
+                    "",
+                    m.span(),
+                    decimals_of(m["num"]),
+                    comparator=_CMP[m["cmp"]],
+                )
+            )
             taken.append(m.span())
     for m in _NVALUE.finditer(text):
         if free(*m.span()):
@@ -165,8 +241,18 @@ def _with_surroundings(text: str, q: Quantity) -> Quantity:
         if w.lower not in STOPWORDS and not w.lower[0].isdigit() and not direction(w.lower)
     }
     ctx.discard(q.unit)
-    return Quantity(q.kind, q.value, q.high, q.unit, q.span, q.decimals, q.comparator, dirn,
-                    frozenset(ctx), q.level)
+    return Quantity(
+        q.kind,
+        q.value,
+        q.high,
+        q.unit,
+        q.span,
+        q.decimals,
+        q.comparator,
+        dirn,
+        frozenset(ctx),
+        q.level,
+    )
 
 
 def _clause_tail(s: str) -> str:
@@ -187,3 +273,242 @@ def same_number(a: float, b: float, dec_a: int, dec_b: int) -> bool:
     if abs(a) >= 1e4 or (0 < abs(a) < 1e-3):  # scientific notation: compare relatively
         return abs(a - b) <= 0.005 * max(abs(a), abs(b))
     return abs(a - b) <= tol + 1e-12
+
+
+# Measurement units specific enough that one shared context word makes two numbers rivals.
+_PHYSICAL_UNITS = frozenset(
+    canon_unit(u)
+    for u in lx.split_words(
+        """
+        fold °C mmHg mg/kg mg/dl mmol/l ng/ml mg kg g µg ng ml mm cm nm µm kDa bp kb Gy mM µM
+        nM Hz h min s day week month year pp
+        """
+    )
+)
+
+
+# --- the number check -------------------------------------------------------------------------------
+
+
+def check_numbers(claim: str, evidence: str) -> list[Finding]:
+    """Numbers, units, percentages, p-values, CIs and sample sizes of the claim vs the evidence."""
+    ev = parse_quantities(evidence)
+    out: list[Finding] = []
+    for q in parse_quantities(claim):
+        if q.kind == "p":
+            out.append(_check_p(q, [e for e in ev if e.kind == "p"], claim, evidence))
+        elif q.kind == "ci":
+            out.append(_check_ci(q, [e for e in ev if e.kind == "ci"], claim, evidence))
+        elif q.kind == "n":
+            out.append(_check_n(q, ev, claim, evidence))
+        else:
+            out.append(_check_value(q, [e for e in ev if e.kind == "value"], claim, evidence))
+    return out
+
+
+def _same_values(a: Quantity, b: Quantity) -> bool:
+    if (a.high is None) != (b.high is None):
+        return False
+    lows = same_number(a.value, b.value, a.decimals, b.decimals)
+    return lows and (a.high is None or same_number(a.high, b.high or 0.0, a.decimals, b.decimals))
+
+
+def _units_agree(a: str, b: str) -> bool:
+    return a == b or not a or not b
+
+
+def _check_value(q: Quantity, ev: list[Quantity], claim: str, evidence: str) -> Finding:
+    said = q.text_of(claim)
+
+    def f(effect: str, msg: str, e: Quantity | None = None) -> Finding:
+        return lx.finding("number", effect, msg, claim, evidence, q.span, e.span if e else None)
+
+    exact = [e for e in ev if _same_values(q, e)] or _as_range_end(q, ev)
+    agreeing = sorted(
+        (e for e in exact if _units_agree(q.unit, e.unit)),
+        key=lambda e: -len(q.context & e.context),
+    )
+    if agreeing:
+        e = agreeing[0]
+        if q.direction and e.direction and q.direction != e.direction:
+            return f(
+                "contradict",
+                f"the claim has {said} going {_dir(q.direction)}, the "
+                f"evidence has {e.text_of(evidence)} going {_dir(e.direction)}",
+                e,
+            )
+        return f("ok", f"{said} matches the evidence", e)
+    if exact:
+        e = exact[0]
+        if {q.unit, e.unit} == {"%", "pp"}:
+            return f(
+                "partial",
+                f"the claim gives {said}, the evidence {e.text_of(evidence)}: "
+                "percent and percentage points are not the same",
+                e,
+            )
+        return f(
+            "partial",
+            f"{said} in the claim has another unit in the evidence ({e.text_of(evidence)})",
+            e,
+        )
+    # Another value "for the same quantity": same unit (a bare number is never enough) and two
+    # shared context words, so "mortality fell 15%" vs "mortality fell 25%" conflicts but
+    # "15% of patients" vs "25% response rate" does not.
+    need = 2 if q.unit == "%" or q.unit not in _PHYSICAL_UNITS else 1
+    rivals = sorted(
+        (e for e in ev if q.unit and e.unit == q.unit and len(q.context & e.context) >= need),
+        key=lambda e: -len(q.context & e.context),
+    )
+    if rivals:
+        e = rivals[0]
+        if e.high is not None and q.high is None and e.value <= q.value <= e.high:
+            return f(
+                "partial",
+                f"the claim gives {said}, the evidence only the range {e.text_of(evidence)}",
+                e,
+            )
+        return f(
+            "contradict",
+            f"the claim gives {said}, the evidence {e.text_of(evidence)} for the same quantity",
+            e,
+        )
+    return f("partial", f"the number {said} in the claim is not in the evidence")
+
+
+def _as_range_end(q: Quantity, ev: list[Quantity]) -> list[Quantity]:
+    """Evidence that states q's number as one end of a range, or q's range as two numbers
+    ("aged 16 to 24" against "aged 16-24 years")."""
+    if q.high is None:
+        return [
+            e
+            for e in ev
+            if e.high is not None
+            and (
+                same_number(q.value, e.value, q.decimals, e.decimals)
+                or same_number(q.value, e.high, q.decimals, e.decimals)
+            )
+        ]
+    lo = [e for e in ev if same_number(q.value, e.value, q.decimals, e.decimals)]
+    hi = [
+        e
+        for e in ev
+        if same_number(q.high, e.high if e.high is not None else e.value, q.decimals, e.decimals)
+    ]
+    return lo[:1] if lo and hi else []
+
+
+def _dir(d: int) -> str:
+    return "up" if d > 0 else "down"
+
+
+def _p_consistent(c: Quantity, e: Quantity) -> bool:
+    """Whether a claimed p-value statement can hold given the evidence's p-value statement."""
+    lo_c, hi_c = _p_interval(c)
+    lo_e, hi_e = _p_interval(e)
+    if c.comparator == "=" and e.comparator == "=":
+        return same_number(c.value, e.value, c.decimals, e.decimals)
+    return lo_c < hi_e and lo_e < hi_c
+
+
+def _p_interval(q: Quantity) -> tuple[float, float]:
+    # Open intervals of the p-values a statement allows; "=" is a point widened by its rounding.
+    if q.comparator in ("<", "<="):
+        return 0.0, q.value + (1e-12 if q.comparator == "<=" else 0.0)
+    if q.comparator in (">", ">="):
+        return q.value - (1e-12 if q.comparator == ">=" else 0.0), 1.0 + 1e-9
+    half = 0.5 * 10.0 ** (-q.decimals)
+    return q.value - half, q.value + half
+
+
+def _check_p(q: Quantity, ev: list[Quantity], claim: str, evidence: str) -> Finding:
+    said = q.text_of(claim)
+    if not ev:
+        return lx.finding(
+            "number",
+            "partial",
+            f"the claim's {said} is not in the evidence",
+            claim,
+            evidence,
+            q.span,
+        )
+    for e in ev:
+        if _p_consistent(q, e):
+            return lx.finding(
+                "number",
+                "ok",
+                f"{said} agrees with {e.text_of(evidence)}",
+                claim,
+                evidence,
+                q.span,
+                e.span,
+            )
+    e = ev[0]
+    return lx.finding(
+        "number",
+        "contradict",
+        f"the claim says {said}, the evidence reports {e.text_of(evidence)}",
+        claim,
+        evidence,
+        q.span,
+        e.span,
+    )
+
+
+def _check_ci(q: Quantity, ev: list[Quantity], claim: str, evidence: str) -> Finding:
+    said = q.text_of(claim)
+    same_level = [e for e in ev if e.level == q.level]
+    for e in same_level:
+        if _same_values(q, e):
+            return lx.finding(
+                "number", "ok", f"{said} matches the evidence", claim, evidence, q.span, e.span
+            )
+    if len(same_level) == 1:
+        e = same_level[0]
+        return lx.finding(
+            "number",
+            "contradict",
+            f"the claim gives {said}, the evidence {e.text_of(evidence)}",
+            claim,
+            evidence,
+            q.span,
+            e.span,
+        )
+    return lx.finding(
+        "number", "partial", f"the claim's {said} is not in the evidence", claim, evidence, q.span
+    )
+
+
+def _check_n(q: Quantity, ev: list[Quantity], claim: str, evidence: str) -> Finding:
+    said = q.text_of(claim)
+    ns = [e for e in ev if e.kind == "n"]
+    counts = ns + [e for e in ev if e.kind == "value" and e.high is None and e.unit]
+    match = next((e for e in counts if same_number(q.value, e.value, 0, 0)), None)
+    if match or (len(ns) > 1 and same_number(q.value, sum(e.value for e in ns), 0, 0)):
+        return lx.finding(
+            "number",
+            "ok",
+            f"{said} matches the evidence",
+            claim,
+            evidence,
+            q.span,
+            match.span if match else None,
+        )
+    if len(ns) == 1:
+        return lx.finding(
+            "number",
+            "contradict",
+            f"the claim says {said}, the evidence {ns[0].text_of(evidence)}",
+            claim,
+            evidence,
+            q.span,
+            ns[0].span,
+        )
+    return lx.finding(
+        "number",
+        "partial",
+        f"the sample size {said} is not in the evidence",
+        claim,
+        evidence,
+        q.span,
+    )

@@ -1,43 +1,13 @@
-"""Page geometry for the PyMuPDF parser: lines, furniture, line numbers, columns, paragraphs.
-
-Everything here works on the output of one ``page.get_text("dict")`` call per page and is
-plain Python over spans, so parsing stays close to the speed of text extraction itself.
-"""
+"""Page layout for the PyMuPDF parser: columns, reading order, paragraphs, hyphenation."""
 
 from __future__ import annotations
 
 import re
-import unicodedata
-from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any
 
-# Bold is not always flagged in the span flags; many Type 1 fonts only say it in the name.
-_BOLD_FONT = re.compile(r"bold|black|heavy|semibold|demi|-medi|\.b$|,b$|-bd|-sb$", re.IGNORECASE)
-_UNMAPPED = "\ufffd"
-_DIGITS = re.compile(r"\d")
-_PAGE_NUMBER = re.compile(r"^(?:page\s*)?\d{1,4}(?:\s*(?:of|/)\s*\d{1,4})?$", re.IGNORECASE)
+from sciverify.ingest.pdf_page import Line, PageText
+
 _WORD = re.compile(r"[A-Za-z][A-Za-z\-]*[A-Za-z]")
-_BAND = 0.13  # share of the page height at the top and bottom where running heads live
-
-
-@dataclass(slots=True)
-class Line:
-    """One visual line of text, merged from the spans PyMuPDF reports on one baseline."""
-
-    text: str
-    x0: float
-    y0: float
-    x1: float
-    y1: float
-    size: float
-    bold: float  # share of characters set in a bold font
-    page: int  # 0-based
-    block: int
-    font: str = ""  # the font of the line's longest span
-    plain: str = ""  # text without superscript spans (author markers, footnote signs)
-    lead_bold: str = ""  # bold run at the start of the line (run-in headings)
-    col: int = 0  # 0 full width, 1 left column, 2 right column
 
 
 @dataclass(slots=True)
@@ -73,215 +43,6 @@ class Paragraph:
     def bold(self) -> float:
         chars = sum(len(ln.text) for ln in self.lines) or 1
         return sum(ln.bold * len(ln.text) for ln in self.lines) / chars
-
-
-@dataclass(slots=True)
-class PageText:
-    lines: list[Line]
-    margin: list[str]  # rotated text, e.g. the arXiv stamp on the left edge
-    width: float
-    height: float
-    chars: int
-    unmapped: int
-
-
-def is_bold_font(font: str, flags: int, cache: dict[str, bool]) -> bool:
-    if flags & 16:
-        return True
-    hit = cache.get(font)
-    if hit is None:
-        hit = cache[font] = bool(_BOLD_FONT.search(font))
-    return hit
-
-
-def read_page(raw: dict[str, Any], page_no: int, block_base: int, fonts: dict[str, bool]) -> PageText:
-    """Turn one page's ``dict`` output into lines; same-baseline lines of a block are merged.
-
-    Text running in the page's dominant direction is the body (rotated pages and landscape
-    tables are turned upright); text in any other direction goes to ``margin``.
-    """
-    width, height = raw["width"], raw["height"]
-    votes: Counter[tuple[int, int]] = Counter()
-    for block in raw["blocks"]:
-        for line in block.get("lines", ()):
-            votes[(round(line["dir"][0]), round(line["dir"][1]))] += len(line["spans"])
-    main_dir = votes.most_common(1)[0][0] if votes else (1, 0)
-    if main_dir not in ((1, 0), (0, 1), (0, -1)):
-        main_dir = (1, 0)
-    lines: list[Line] = []
-    margin: list[str] = []
-    chars = unmapped = 0
-    for b_index, block in enumerate(raw["blocks"]):
-        if block.get("type", 0) != 0:
-            continue
-        previous: Line | None = None
-        for line in block["lines"]:
-            spans = [s for s in line["spans"] if s["text"].strip()]
-            if not spans:
-                continue
-            text = "".join(s["text"] for s in line["spans"]).strip()
-            chars += len(text)
-            bad = text.count(_UNMAPPED)
-            unmapped += bad
-            if (round(line["dir"][0]), round(line["dir"][1])) != main_dir:
-                margin.append(text)
-                continue
-            if bad * 3 > len(text):
-                continue  # glyphs without a Unicode mapping: nothing readable to keep
-            if _SPACING_ACCENT.search(text):
-                text = fix_accents(text)
-            main = max(spans, key=lambda s: len(s["text"]))
-            size = round(main["size"], 1)
-            if size < 3:
-                size = 10.0  # a font scaled by its matrix reports a meaningless size
-            n_bold = 0
-            lead: list[str] = []
-            leading = True
-            plain: list[str] = []
-            for s in line["spans"]:
-                if not s["text"].strip():
-                    plain.append(" ")
-                    if leading and lead:
-                        lead.append(" ")
-                    continue
-                bold = is_bold_font(s["font"], s["flags"], fonts)
-                if bold:
-                    n_bold += len(s["text"])
-                if leading:
-                    if bold:
-                        lead.append(s["text"])
-                    else:
-                        leading = False
-                # superscripts (affiliation marks) separate names: "Cuisin8 and" -> "Cuisin, and"
-                plain.append(", " if s["flags"] & 1 or s["size"] < 0.75 * main["size"] else s["text"])
-            n = sum(len(s["text"]) for s in spans) or 1
-            x0, y0, x1, y1 = _upright(line["bbox"], main_dir, width, height, size)
-            plain_text = " ".join("".join(plain).split())
-            if _SPACING_ACCENT.search(plain_text):
-                plain_text = fix_accents(plain_text)
-            if (
-                previous is not None
-                and abs(y0 - previous.y0) < 0.35 * size
-                and -1.0 < x0 - previous.x1 < 3.0 * size
-            ):
-                before = len(previous.text)
-                if previous.bold > 0.99 and lead:
-                    previous.lead_bold = f"{previous.lead_bold} {''.join(lead)}".strip()
-                previous.bold = (previous.bold * before + n_bold) / (before + n)
-                previous.text = f"{previous.text} {text}"
-                previous.plain = f"{previous.plain} {plain_text}"
-                previous.x1 = max(previous.x1, x1)
-                previous.y0, previous.y1 = min(previous.y0, y0), max(previous.y1, y1)
-                continue
-            previous = Line(
-                text=text,
-                x0=x0,
-                y0=y0,
-                x1=x1,
-                y1=y1,
-                size=size,
-                bold=n_bold / n,
-                page=page_no,
-                block=block_base + b_index,
-                font=main["font"],
-                plain=plain_text,
-                lead_bold="".join(lead).strip(),
-            )
-            lines.append(previous)
-    if main_dir != (1, 0):
-        width, height = height, width
-    return PageText(lines, margin, width, height, chars, unmapped)
-
-
-def _upright(
-    bbox: tuple[float, float, float, float], direction: tuple[int, int], width: float, height: float, size: float
-) -> tuple[float, float, float, float]:
-    """A line's box in a frame where its text runs left to right (rotated pages)."""
-    x0, y0, x1, y1 = bbox
-    if direction == (1, 0):
-        return x0, y0, x1, y1
-    thick = min(x1 - x0, 2.0 * size)  # some producers report a bogus line height
-    if direction == (0, 1):  # text runs down the page, its top towards +x
-        return y0, width - x0 - thick, y1, width - x0
-    return height - y1, x1 - thick, height - y0, x1  # text runs up the page
-
-
-# LaTeX-era PDFs print accents as separate spacing characters: "Gr´egory", "Franc¸ois".
-_SPACING_ACCENT = re.compile("[\u00b4\u0060\u00a8\u02c6\u02dc\u00b8\u02dd\u02c7\u02d8]")
-_BEFORE = {"\u00b4": "\u0301", "`": "\u0300", "\u00a8": "\u0308", "\u02c6": "\u0302", "\u02dc": "\u0303",
-           "\u02dd": "\u030b", "\u02c7": "\u030c", "\u02d8": "\u0306"}
-
-
-def fix_accents(text: str) -> str:
-    """Compose spacing accents with their letters; the cedilla follows its letter."""
-    text = re.sub("([A-Za-z])\u00b8", lambda m: unicodedata.normalize("NFC", m.group(1) + "\u0327"), text)
-    text = re.sub(
-        "((?<=[A-Za-z])`(?=[aeiouAEIOU])|[\u00b4\u00a8\u02c6\u02dc\u02dd\u02c7\u02d8])([A-Za-z\u0131])",
-        lambda m: unicodedata.normalize("NFC", m.group(2).replace("\u0131", "i") + _BEFORE[m.group(1)]),
-        text,
-    )
-    return text
-
-
-def _furniture_key(text: str) -> str:
-    return _DIGITS.sub("#", "".join(text.lower().split()))
-
-
-def strip_furniture(pages: list[PageText]) -> list[Line]:
-    """Remove running heads/feet and page numbers in place; return what was removed.
-
-    A line is furniture when it sits in the top or bottom band and either is a page number
-    or its text (digits ignored) recurs in the band on other pages.
-    """
-    counts: Counter[str] = Counter()
-    for pg in pages:
-        seen: set[str] = set()
-        for ln in pg.lines:
-            if ln.y1 < pg.height * _BAND or ln.y0 > pg.height * (1 - _BAND):
-                seen.add(_furniture_key(ln.text))
-        counts.update(seen)
-    n_pages = len(pages)
-    repeat = 2 if n_pages <= 6 else max(3, round(n_pages * 0.2))
-    removed: list[Line] = []
-    for pg in pages:
-        keep: list[Line] = []
-        band_numbers = [
-            ln
-            for ln in pg.lines
-            if _PAGE_NUMBER.match(ln.text)
-            and (ln.y1 < pg.height * _BAND or ln.y0 > pg.height * (1 - _BAND))
-        ]
-        for ln in pg.lines:
-            top = ln.y1 < pg.height * _BAND
-            bottom = ln.y0 > pg.height * (1 - _BAND)
-            furniture = False
-            if top or bottom:
-                furniture = (
-                    ln in band_numbers
-                    or (n_pages > 1 and counts[_furniture_key(ln.text)] >= repeat)
-                    # a running head shares its baseline with the page number
-                    or any(abs(num.y0 - ln.y0) < 2 and num is not ln for num in band_numbers)
-                )
-            (removed if furniture else keep).append(ln)
-        pg.lines = keep
-    return removed
-
-
-def strip_line_numbers(pg: PageText) -> int:
-    """Remove a column of bare numbers in the margin (manuscript line numbers)."""
-    numbers = [ln for ln in pg.lines if ln.text.isdigit() and len(ln.text) <= 4]
-    if len(numbers) < 8:
-        return 0
-    text_lines = [ln for ln in pg.lines if not ln.text.isdigit()]
-    if not text_lines:
-        return 0
-    left_edge = sorted(ln.x0 for ln in text_lines)[len(text_lines) // 10]
-    right_edge = sorted(ln.x1 for ln in text_lines)[-(len(text_lines) // 10) - 1]
-    margin = {id(ln) for ln in numbers if ln.x1 <= left_edge + 1 or ln.x0 >= right_edge - 1}
-    if len(margin) < 8:
-        return 0
-    pg.lines = [ln for ln in pg.lines if id(ln) not in margin]
-    return len(margin)
 
 
 def find_gutter(lines: list[Line], left_x: float, right_x: float) -> float | None:
@@ -508,7 +269,9 @@ def _breaks(
         if body_font in (ln.font, prev.font) and abs(ln.size - prev.size) >= 0.15:
             return "font"
         # a short line in one font, then another font: a heading ends, its text begins
-        if prev.x1 < right_edge[(prev.page, prev.col)] - 2 * prev.size and not prev.text.endswith((",", ";")):
+        if prev.x1 < right_edge[(prev.page, prev.col)] - 2 * prev.size and not prev.text.endswith(
+            (",", ";")
+        ):
             return "font"
     if is_body_style(ln, body_size) and is_body_style(prev, body_size):
         indented = ln.x0 - prev.x0 > 0.7 * ln.size and prev.x0 <= first_x + 1

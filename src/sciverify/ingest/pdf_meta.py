@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from difflib import SequenceMatcher
 
-from sciverify.ingest.pdf_layout import Line
+from sciverify.ingest.pdf_page import Line
 from sciverify.ingest.pdf_refs import ARXIV, DOI
 from sciverify.records import VersionKind
 
@@ -32,9 +32,15 @@ _AFFILIATION = re.compile(
     re.IGNORECASE,
 )
 _MARKERS = re.compile(r"[\d*∗†‡§¶#$+♠♢♡☯⋄□■●◆▲αβγδτωηλ✉�,]+$")
-_PARTICLES = {"van", "von", "de", "der", "den", "da", "di", "du", "la", "le", "del", "dos", "y", "bin"}
+_PARTICLES = re.compile(r"van|von|de|der|den|da|di|du|la|le|del|dos|y|bin")
 _NAME_TOKEN = re.compile(r"^(?:[A-Z][a-zA-Z'\u2019\u00C0-\u024F\-]*\.?|[A-Z]\.(?:-?[A-Z]\.)*)$")
 _YEAR = re.compile(r"(?<!\d)((?:19|20)\d{2})(?!\d)")
+_IEEE_GRADE = re.compile(
+    r",?\s*(?:(?:Student|Senior|Life)\s+)?(?:Member|Fellow)\s*,\s*IEEE", re.IGNORECASE
+)
+_BODY_START = re.compile(
+    r"^\s*(?:1\.?|I\.)?\s*introduction\b|^\s*key\s?words|^\s*index terms", re.IGNORECASE
+)
 
 
 def normalise(text: str) -> str:
@@ -97,14 +103,14 @@ def pick_title(
             continue  # a numbered section heading: this page is not a first page
         candidates.append((max(ln.size for ln in run), text, run))
     if meta:
-        for size, text, run in candidates:
+        for _, text, run in candidates:
             if similar(text, meta) >= 0.8:
                 return (text if len(text) >= len(meta) - 2 else meta), run
     candidates = [c for c in candidates if c[0] >= body_size + 0.9]
     if not candidates:
         return meta, []
     biggest = max(c[0] for c in candidates)
-    size, text, run = next(c for c in candidates if c[0] >= biggest - 0.01)
+    _, text, run = next(c for c in candidates if c[0] >= biggest - 0.01)
     return text, run
 
 
@@ -122,14 +128,12 @@ def pick_authors(
     names: list[str] = []
     used: list[Line] = []
     style: tuple[float, bool] | None = None
-    for ln in lines[:40]:
-        text = ln.plain or ln.text
-        low = text.lower()
-        if low.startswith(("abstract", "summary", "a b s t r a c t")) or len(text) > 200:
+    # top to bottom, so that a grid of author blocks is read row by row
+    for ln in sorted(lines, key=lambda ln: (ln.y0, ln.x0))[:60]:
+        text = _IEEE_GRADE.sub("", ln.plain or ln.text)
+        if _BODY_START.match(text):
             break
         if style is not None and (abs(ln.size - style[0]) > 0.6 or (ln.bold >= 0.5) != style[1]):
-            if ln.size > style[0] + 2:
-                break
             continue
         found = parse_names(text)
         if not found:
@@ -159,9 +163,14 @@ def parse_names(text: str, separators: str = r"\s*(?:,|;|\band\b|&|·|\s{3,})\s*
             if tokens:
                 return []  # a piece that is not a name: this line is not an author line
             continue
-        if all(t.isupper() and len(t) > 2 for t in tokens if t.isalpha()):
-            tokens = [t.title() if len(t) > 2 else t for t in tokens]
-        good = all(_NAME_TOKEN.match(t) or t.lower() in _PARTICLES for t in tokens)
+        # "ANDREW CHARLES", "Ross G. DOUGLAS": capitals become title case
+        tokens = [
+            t.title()
+            if len(t) > 2 and t.isupper() and t.isalpha() and t not in ("III", "IV")
+            else t
+            for t in tokens
+        ]
+        good = all(_NAME_TOKEN.match(t) or _PARTICLES.fullmatch(t.lower()) for t in tokens)
         if not good or not any(len(t.strip(".")) > 1 for t in tokens):
             return []
         if any(len(t) > 2 and t.isupper() and not t.endswith(".") for t in tokens):
@@ -171,15 +180,18 @@ def parse_names(text: str, separators: str = r"\s*(?:,|;|\band\b|&|·|\s{3,})\s*
 
 
 def find_doi(texts: list[str]) -> str | None:
-    best: str | None = None
+    """The article's DOI: a labelled one ("doi:", "doi.org/") first, the longest of those."""
+    labelled: list[str] = []
+    first: str | None = None
     for text in texts:
         for m in DOI.finditer(text):
             doi = m.group(1).rstrip(".,;)]}")
-            before = text[max(0, m.start() - 20) : m.start()].lower()
-            if "doi" in before:
-                return doi
-            best = best or doi
-    return best
+            first = first or doi
+            if "doi" in text[max(0, m.start() - 20) : m.start()].lower():
+                labelled.append(doi)
+    if labelled:
+        return max(labelled, key=len)  # a DOI broken at a line end is a prefix of the whole
+    return first
 
 
 def find_arxiv(margin: list[str], texts: list[str]) -> tuple[str | None, str | None, str | None]:
@@ -214,7 +226,9 @@ def find_license(texts: list[str]) -> str | None:
         if m:
             parts = [p.upper() for p in re.split(r"[ -]", m.group(1)) if p]
             return " ".join(filter(None, ["CC BY" + "".join(f"-{p}" for p in parts), m.group(2)]))
-        m = re.search(r"creative\s*commons\s*(?:\(cc\)\s*)?attribution([a-z\s,\-]{0,60}?)(\d\.\d)?\b", low)
+        m = re.search(
+            r"creative\s*commons\s*(?:\(cc\)\s*)?attribution([a-z\s,\-]{0,60}?)(\d\.\d)?\b", low
+        )
         if m:
             parts = [code for word, code in _CC_PARTS if word in m.group(1)]
             parts = list(dict.fromkeys(parts))
@@ -230,13 +244,21 @@ _ACCEPTED = re.compile(
     re.IGNORECASE,
 )
 _PUBLISHED = (
-    re.compile(r"published by|published online|\bpublished:|electronically published", re.I),
-    re.compile(r"open access", re.I),
-    re.compile(r"©|c\u20dd|\(c\)\s*(?:19|20)\d{2}|copyright", re.I),
-    re.compile(r"\bvol(?:ume|\.)?\s*\d+|\d+\s*\(\d+\)\s*[:,]\s*\d+|\b\d{4},\s*\d+:\d+|\d+\s*[–-]\s*\d+", re.I),
-    re.compile(r"journal|proceedings|transactions|\bletters?\b", re.I),
-    re.compile(r"\bdoi\b|doi\.org", re.I),
-    re.compile(r"elsevier|springer|wiley|biomed central|ieee|\bacm\b|university press|plos|sage|iop", re.I),
+    re.compile(
+        r"published by|published online|\bpublished:|electronically published", re.IGNORECASE
+    ),
+    re.compile(r"open access", re.IGNORECASE),
+    re.compile(r"©|c\u20dd|\(c\)\s*(?:19|20)\d{2}|copyright", re.IGNORECASE),
+    re.compile(
+        r"\bvol(?:ume|\.)?\s*\d+|\d+\s*\(\d+\)\s*[:,]\s*\d+|\b\d{4},\s*\d+:\d+|\d+\s*[–-]\s*\d+",
+        re.IGNORECASE,
+    ),
+    re.compile(r"journal|proceedings|transactions|\bletters?\b", re.IGNORECASE),
+    re.compile(r"\bdoi\b|doi\.org", re.IGNORECASE),
+    re.compile(
+        r"elsevier|springer|wiley|biomed central|ieee|\bacm\b|university press|plos|sage|iop",
+        re.IGNORECASE,
+    ),
 )
 
 
@@ -261,16 +283,18 @@ def detect_version(
     signs = sum(1 for rx in _PUBLISHED if rx.search(joined))
     if signs >= 3:
         return VersionKind.published, label
-    if re.search(r"accepted for publication|to appear in", joined, re.I):
+    if re.search(r"accepted for publication|to appear in", joined, re.IGNORECASE):
         return VersionKind.accepted, label
-    if re.search(r"\bpreprint\b|submitted to|under review", joined, re.I):
+    if re.search(r"\bpreprint\b|submitted to|under review", joined, re.IGNORECASE):
         return VersionKind.preprint, label
     if signs >= 2:
         return VersionKind.published, label
     return VersionKind.unknown, label
 
 
-def find_year(front: list[str], arxiv_stamp: str | None, creation: str | None, now: int) -> int | None:
+def find_year(
+    front: list[str], arxiv_stamp: str | None, creation: str | None, now: int
+) -> int | None:
     def ok(y: int) -> bool:
         return 1900 <= y <= now + 1
 
@@ -281,12 +305,16 @@ def find_year(front: list[str], arxiv_stamp: str | None, creation: str | None, n
             y = y if y > 1900 else (1900 + y if y > 50 else 2000 + y)
             if ok(y):
                 return y
-    strong = re.compile(r"©|c\u20dd|copyright|published|\(c\)|\bvol|\d{4},\s*\d+:|\(\d{4}\)\s*\d+", re.I)
-    for text in front:
-        if strong.search(text):
-            years = [int(y) for y in _YEAR.findall(text) if ok(int(y))]
-            if years:
-                return max(years)
+    # lines that date this version: copyright, publication history, a journal citation line
+    strong = re.compile(
+        r"©|c\u20dd|copyright|published|accepted|\(c\)|\bvol|\d{4}[,;]\s*\d+:|\(\d{4}\)\s*\d+",
+        re.IGNORECASE,
+    )
+    dated = [
+        int(y) for text in front if strong.search(text) for y in _YEAR.findall(text) if ok(int(y))
+    ]
+    if dated:
+        return max(dated)
     counts: dict[int, int] = {}
     for text in front:
         for y in _YEAR.findall(text):
@@ -300,7 +328,9 @@ def find_year(front: list[str], arxiv_stamp: str | None, creation: str | None, n
 
 _VENUE_PATTERNS = (
     re.compile(r"(Proceedings of (?:the )?[^,;()]{3,90}?)(?:,|\(|$| pages)"),
-    re.compile(r"^(?:[^.]{2,60} et al\.?\s*)?([A-Z][A-Za-z&:\-\u2019' ]{3,90}?)\s*\(?(?:19|20)\d{2}\)?[,;]?\s*\d+\s*[:(,]"),
+    re.compile(
+        r"^(?:[^.]{2,60} et al\.?\s*)?([A-Z][A-Za-z&:\-\u2019' ]{3,90}?)\s*\(?(?:19|20)\d{2}\)?[,;]?\s*\d+\s*[:(,]"
+    ),
     re.compile(r"^([A-Z][A-Za-z&:\-' ]{3,90}?)\s+\d+\s*\((?:19|20)\d{2}\)"),
     re.compile(r"^([A-Z][A-Z&:\- ]{6,90}?),\s*VOL\.", re.IGNORECASE),
     re.compile(r"^((?:The )?(?:International )?Journal of [A-Z][A-Za-z&:\- ]{3,80})$"),
@@ -313,6 +343,8 @@ def find_venue(front: list[str]) -> str | None:
             m = rx.search(text.strip())
             if m:
                 venue = " ".join(m.group(1).split()).strip(" ,.:;")
-                if len(venue) >= 4 and not re.search(r"©|copyright|received|accepted", venue, re.I):
+                if len(venue) >= 4 and not re.search(
+                    r"©|copyright|received|accepted", venue, re.IGNORECASE
+                ):
                     return venue
     return None

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import re
 
-from sciverify.ingest.pdf_layout import Line, WordList, join_lines
+from sciverify.ingest.pdf_layout import WordList, join_lines
+from sciverify.ingest.pdf_page import Line
 from sciverify.records import Reference
 
 _BRACKET = re.compile(r"^\s*\[(\d{1,4})\]")
@@ -88,9 +89,11 @@ def _author_starts(lines: list[Line]) -> list[int]:
         gap = ln.y0 - prev.y1
         if ln.page != prev.page or ln.col != prev.col:
             gap = 10.0 if _AUTHOR_START.match(ln.text) else 0.0
-        if gap > 0.45 * max(prev.y1 - prev.y0, 1.0):
-            starts.append(i)
-        elif prev.text.rstrip().endswith(".") and _AUTHOR_START.match(ln.text):
+        if (
+            gap > 0.45 * max(prev.y1 - prev.y0, 1.0)
+            or prev.text.rstrip().endswith(".")
+            and _AUTHOR_START.match(ln.text)
+        ):
             starts.append(i)
     return starts
 
@@ -117,7 +120,9 @@ def _authors_and_title(body: str) -> tuple[tuple[str, ...], str | None]:
         head = body[: quoted.start()]
         return _split_authors(head), quoted.group(1).strip()
     # pieces between ". " that are not initials: "Smith, J. A., Doe, B. (2010). Title. Venue"
-    pieces = re.split(r"(?<![A-Z])(?<!\b[A-Z][a-z])\.\s+|\(\s*(?:19|20)\d{2}[a-z]?\s*\)[.,:]?\s*", body)
+    pieces = re.split(
+        r"(?<![A-Z])(?<!\b[A-Z][a-z])\.\s+|\(\s*(?:19|20)\d{2}[a-z]?\s*\)[.,:]?\s*", body
+    )
     author_part: list[str] = []
     title: str | None = None
     for piece in pieces:

@@ -8,7 +8,6 @@ reading order (captions, tables and equations as their own blocks) and reference
 from __future__ import annotations
 
 import datetime
-import re
 import shutil
 from collections import Counter
 from pathlib import Path
@@ -16,13 +15,10 @@ from typing import Any
 
 from sciverify.errors import ParseError
 from sciverify.ingest import pdf_meta
-from sciverify.ingest.pdf_layout import (
+from sciverify.ingest.pdf_layout import Paragraph, WordList, build_paragraphs, order_page
+from sciverify.ingest.pdf_page import (
     Line,
     PageText,
-    Paragraph,
-    WordList,
-    build_paragraphs,
-    order_page,
     read_page,
     strip_furniture,
     strip_line_numbers,
@@ -71,11 +67,17 @@ def parse_pdf(path: Path, *, ocr: bool = True) -> ParsedDocument:
 def _open(path: Path) -> Any:
     import pymupdf
 
+    lib: Any = pymupdf  # untyped library: keep its calls out of strict typing
+
     if not path.is_file():
         raise ParseError("file not found", path=path, hint="check the path")
     size = path.stat().st_size
     if size == 0:
-        raise ParseError("empty file (0 bytes)", path=path, hint="the copy or download failed; fetch the PDF again")
+        raise ParseError(
+            "empty file (0 bytes)",
+            path=path,
+            hint="the copy or download failed; fetch the PDF again",
+        )
     with path.open("rb") as fh:
         head = fh.read(1024)
         fh.seek(max(0, size - 2048))
@@ -87,8 +89,8 @@ def _open(path: Path) -> Any:
             hint="pass PDF files only, or convert this file to PDF first",
         )
     try:
-        doc = pymupdf.open(path, filetype="pdf")
-    except Exception as exc:  # MuPDF raises several types for broken files
+        doc = lib.open(path, filetype="pdf")
+    except (RuntimeError, ValueError) as exc:  # FileDataError and friends
         raise ParseError(
             f"corrupt PDF: MuPDF cannot open it ({_one_line(exc)})",
             path=path,
@@ -104,7 +106,11 @@ def _open(path: Path) -> Any:
     truncated = b"%%EOF" not in tail
     if doc.page_count == 0 or (truncated and doc.is_repaired):
         doc.close()
-        what = "truncated PDF: the file ends before its end-of-file marker" if truncated else "corrupt PDF: no readable pages"
+        what = (
+            "truncated PDF: the file ends before its end-of-file marker"
+            if truncated
+            else "corrupt PDF: no readable pages"
+        )
         raise ParseError(what, path=path, hint="the file is incomplete or damaged; fetch it again")
     return doc
 
@@ -113,7 +119,9 @@ def _one_line(exc: BaseException) -> str:
     return " ".join(str(exc).split())[:200] or type(exc).__name__
 
 
-def _read_pages(doc: Any, path: Path, *, ocr: bool, warnings: list[str]) -> tuple[list[PageText], bool]:
+def _read_pages(
+    doc: Any, path: Path, *, ocr: bool, warnings: list[str]
+) -> tuple[list[PageText], bool]:
     import pymupdf
 
     flags = pymupdf.TEXT_MEDIABOX_CLIP  # no images, ligatures expanded, whitespace normalised
@@ -123,7 +131,7 @@ def _read_pages(doc: Any, path: Path, *, ocr: bool, warnings: list[str]) -> tupl
     for i, page in enumerate(doc):
         try:
             raw = page.get_text("dict", flags=flags)
-        except Exception as exc:
+        except (RuntimeError, ValueError) as exc:
             warnings.append(f"page {i + 1} could not be read: {_one_line(exc)}")
             raw = {"blocks": [], "width": page.rect.width, "height": page.rect.height}
         pages.append(read_page(raw, i, base, fonts))
@@ -161,7 +169,7 @@ def _ocr_pages(doc: Any, path: Path, flags: int, warnings: list[str]) -> list[Pa
             raw = page.get_text("dict", flags=flags, textpage=textpage)
             pages.append(read_page(raw, i, base, fonts))
             base += len(raw["blocks"])
-    except Exception as exc:
+    except (RuntimeError, ValueError, OSError) as exc:
         raise ParseError(
             f"no text layer, and OCR failed ({_one_line(exc)})",
             path=path,
@@ -225,11 +233,16 @@ def _assemble(
     sections = _with_references(structure, words)
 
     front = _front_texts(paragraphs, furniture, pages, first)
-    arxiv_id, arxiv_version, stamp = pdf_meta.find_arxiv(pages[0].margin + pages[first].margin, front)
+    arxiv_id, arxiv_version, stamp = pdf_meta.find_arxiv(
+        pages[0].margin + pages[first].margin, front
+    )
     kind, label = pdf_meta.detect_version(front + pages[first].margin, stamp, arxiv_version)
     licence_texts = [p.text for p in paragraphs if _mentions_licence(p.text)]
+    cite_as = [p.text for p in paragraphs if "cite this article" in p.text[:120].lower()]
     licence_texts += [ln.text for ln in furniture if _mentions_licence(ln.text)]
-    year = pdf_meta.find_year(front, stamp, metadata.get("creationDate"), datetime.date.today().year)
+    year = pdf_meta.find_year(
+        front, stamp, metadata.get("creationDate"), datetime.date.today().year
+    )
     if structure.abstract is None:
         warnings.append("no abstract found")
     if not structure.references_found and len(pages) >= 4:
@@ -238,7 +251,9 @@ def _assemble(
         title=title,
         authors=authors,
         abstract=structure.abstract,
-        doi=pdf_meta.find_doi(front + [metadata.get("subject") or "", metadata.get("keywords") or ""]),
+        doi=pdf_meta.find_doi(
+            front + cite_as + [metadata.get("subject") or "", metadata.get("keywords") or ""]
+        ),
         arxiv_id=arxiv_id + (arxiv_version or "") if arxiv_id else None,
         year=year,
         venue=pdf_meta.find_venue(front),
@@ -262,7 +277,9 @@ def _with_references(structure: Structure, words: WordList) -> list[Section]:
 
 def _is_toc(pg: PageText) -> bool:
     """A table of contents: many bare page numbers along the right margin."""
-    numbers = sum(1 for ln in pg.lines if ln.text.isdigit() and len(ln.text) <= 3 and ln.x1 > pg.width * 0.75)
+    numbers = sum(
+        1 for ln in pg.lines if ln.text.isdigit() and len(ln.text) <= 3 and ln.x1 > pg.width * 0.75
+    )
     return numbers >= 6
 
 

@@ -1,0 +1,298 @@
+"""Checks of what a claim mentions: entities and identifiers, and the evidence's conditions.
+
+`check_entities`: a species, group, gene or other identifier of the claim that the evidence
+lacks (partial) or replaces with another of the same kind (contradict). `check_conditions`: a
+condition of the evidence ("in mice", "in vitro", "in patients with X", "at 37 °C") that the
+claim drops (partial: it generalises) or changes (contradict).
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+
+from sciverify.entail import lexicon as lx
+from sciverify.records import Finding
+
+# --- entities and identifiers --------------------------------------------------------------
+
+_GROUP = re.compile(
+    r"\b(?:(?P<kind>group|arm|cohort)\s+(?P<label>[A-Z]\b|\d{1,2}\b|I{1,3}V?\b))|"
+    r"\b(?P<role>control|placebo|treatment|treated|intervention|experimental|sham|vehicle)"
+    r"[\s-](?:group|arm|cohort)s?\b",
+    re.IGNORECASE,
+)
+# TP53, IL-6, BRCA1, CIFAR-10, ResNet-50, mTOR, miR-21, p53, TNF-α, HIV, ImageNet
+_IDENT = re.compile(
+    r"(?<![\w-])(?:[A-Z][A-Za-z]*\d[\w-]*[\wα-ω+]?|[A-Z]{2,}[a-z]?(?:-?[\dα-ω]+[A-Za-z]?)?|"
+    r"[a-z]{1,3}[A-Z]{2,}[\w-]*|[a-z]\d{2,}|[A-Z][a-z]+[A-Z][\w-]*)(?![\w-])"
+)
+_HUMAN_WORDS = frozenset(
+    lx.split_words(
+        """
+        patients participants volunteers women men children adults infants adolescents
+        """
+    )
+)
+
+
+def _norm_ident(text: str) -> str:
+    return re.sub(r"[\s\-‐]", "", text).lower()
+
+
+def _family(key: str) -> tuple[str, str] | None:
+    """'il6' -> ('il', '6'): identifiers that differ only in their number are one family."""
+    m = re.fullmatch(r"([a-z]+)(\d+)[a-z]?", key)
+    return (m[1], m[2]) if m else None
+
+
+_SCOPE_SPECIES = re.compile(
+    r"\b(?:in|of|from|using|among)\s+(?:[\w-]+\s+){0,2}?(?P<sp>"
+    + "|".join(sorted(lx.SPECIES, key=len, reverse=True))
+    + r")\b",
+    re.IGNORECASE,
+)
+
+
+def _scoped_species(text: str) -> set[str]:
+    """Species named as the scope of a statement ("in mice"), not as a modifier ("human cells")."""
+    return {lx.SPECIES[m["sp"].lower()] for m in _SCOPE_SPECIES.finditer(text)}
+
+
+def _entities(text: str) -> list[tuple[str, str, tuple[int, int]]]:
+    """(kind, key, span) for species, groups and identifiers in a text."""
+    out = []
+    for w in lx.words(text):
+        if w.lower in lx.SPECIES:
+            out.append(("species", lx.SPECIES[w.lower], (w.start, w.end)))
+    for m in _GROUP.finditer(text):
+        key = (m["kind"] + " " + m["label"]).lower() if m["kind"] else m["role"].lower()
+        out.append(("group", key.replace("treated", "treatment"), m.span()))
+    for m in _IDENT.finditer(text):
+        ident = m.group().rstrip("-")
+        out.append(("identifier", _norm_ident(ident), (m.start(), m.start() + len(ident))))
+    return out
+
+
+def _species_of(text: str) -> set[str]:
+    found = {key for kind, key, _ in _entities(text) if kind == "species"}
+    if any(w.lower in _HUMAN_WORDS for w in lx.words(text)):
+        found.add("human")
+    return found
+
+
+def _spelled_out(acronym: str, evidence: str) -> bool:
+    """Whether the evidence spells the acronym out (BMI: "body mass index")."""
+    if not re.fullmatch(r"[A-Z]{2,6}s?", acronym):
+        return False
+    letters = acronym.rstrip("s").lower()
+    ws = [w for w in lx.words(evidence) if w.lower not in ("of", "and", "the", "in", "for")]
+    initials = "".join(w.lower[0] for w in ws)
+    return letters in initials
+
+
+def _word_forms(text: str) -> set[str]:
+    """Normalised single words and adjacent pairs, so "IL 6" and "IL-6" both match "il6"."""
+    raw = [w.text for w in lx.words(text)]
+    ws = [_norm_ident(w) for w in raw]
+    parts = {_norm_ident(p) for w in raw for p in re.split(r"[-/]", w) if p}  # "Egr3-defective"
+    return set(ws) | parts | {a + b for a, b in itertools.pairwise(ws)}
+
+
+def check_entities(claim: str, evidence: str) -> list[Finding]:
+    """Claim entities missing from the evidence (partial) or swapped for another (contradict)."""
+    ev_entities = _entities(evidence)
+    ev_keys = {(kind, key) for kind, key, _ in ev_entities}
+    ev_forms = _word_forms(evidence)
+    ev_species = _species_of(evidence)
+    related = lx.overlap(claim, evidence) >= lx.RELATED_OVERLAP
+    out: list[Finding] = []
+    seen: set[tuple[str, str]] = set()
+    for kind, key, span in _entities(claim):
+        if (kind, key) in seen:
+            continue
+        seen.add((kind, key))
+        said = claim[span[0] : span[1]]
+        if kind == "species" and key in ev_species or (kind, key) in ev_keys:
+            continue
+        if kind == "identifier" and (
+            key in ev_forms
+            or _spelled_out(said, evidence)
+            or any(f.startswith(key) and len(f) == len(key) + 1 for f in ev_forms)  # FOXO3A
+        ):
+            continue
+        if kind == "group" and key in evidence.lower():
+            continue
+        rival = _rival(kind, key, ev_entities, claim, evidence) if related else None
+        if kind == "species" and key not in _scoped_species(claim):
+            rival = None  # "human embryonic stem cells" tested in mice is not a swap
+        if rival is not None:
+            r_span = rival[2]
+            out.append(
+                lx.finding(
+                    "entity",
+                    "contradict",
+                    f"the claim is about {said!r}, the "
+                    f"evidence about {evidence[r_span[0] : r_span[1]]!r}",
+                    claim,
+                    evidence,
+                    span,
+                    r_span,
+                )
+            )
+        else:
+            out.append(
+                lx.finding(
+                    "entity",
+                    "partial",
+                    f"{said!r} is not mentioned in the evidence",
+                    claim,
+                    evidence,
+                    span,
+                )
+            )
+    return out
+
+
+def _rival(
+    kind: str,
+    key: str,
+    ev_entities: list[tuple[str, str, tuple[int, int]]],
+    claim: str,
+    evidence: str,
+) -> tuple[str, str, tuple[int, int]] | None:
+    """An evidence entity of the same kind, absent from the claim, that takes the claim's place."""
+    claim_keys = {k for _, k, _ in _entities(claim)}
+    ev_scoped = _scoped_species(evidence) if kind == "species" else set()
+    for other in ev_entities:
+        o_kind, o_key, _ = other
+        if o_kind != kind or o_key in claim_keys:
+            continue
+        if kind == "group" or (kind == "species" and o_key in ev_scoped):
+            return other
+        fam, o_fam = _family(key), _family(o_key)
+        if fam and o_fam and fam[0] == o_fam[0] and fam[1] != o_fam[1]:
+            return other
+    return None
+
+
+# --- conditions and scope ------------------------------------------------------------------
+
+_SPECIES_WORDS = "|".join(sorted(lx.SPECIES, key=len, reverse=True))
+_POPULATION = (
+    r"patients|children|adults|women|men|infants|neonates|adolescents|individuals|participants|"
+    r"subjects|smokers|survivors|elderly|pregnant women|girls|boys|veterans|volunteers"
+)
+_CONDITIONS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("setting", re.compile(r"\bin\s+(?:vitro|vivo|silico|situ)\b", re.IGNORECASE)),
+    (
+        "species",
+        re.compile(
+            rf"\b(?:in|of|from|using)\s+(?:[\w-]+\s+){{0,2}}?(?:{_SPECIES_WORDS})\b", re.IGNORECASE
+        ),
+    ),
+    (
+        "population",
+        re.compile(
+            rf"\b(?:in|among|for)\s+(?:[\w-]+\s+){{0,3}}?(?:{_POPULATION})"
+            r"(?:\s+(?:with|aged|under|over|older than|younger than|who|without)\s+[^,;.()]{1,40})?",
+            re.IGNORECASE,
+        ),
+    ),
+    ("circumstance", re.compile(r"\bunder\s+(?:[\w-]+\s+){0,3}?conditions\b", re.IGNORECASE)),
+    (
+        "dataset",
+        re.compile(
+            r"\bon\s+(?:the\s+)?[A-Z][\w-]*(?:\s+[A-Z][\w-]*)?\s+"
+            r"(?:dataset|benchmark|corpus|data set)s?\b"
+        ),
+    ),
+    ("temperature", re.compile(r"\bat\s+-?\d+(?:\.\d+)?\s*[°º]\s?C\b")),
+    (
+        "age",
+        re.compile(
+            r"\b(?:aged|under(?: the age of)?|over|older than|younger than)\s+\d+"
+            r"(?:\s*(?:-|–|to)\s*\d+)?\s*(?:years?|months?|yrs?)?(?:\s+of age|\s+old)?",
+            re.IGNORECASE,
+        ),
+    ),
+    (
+        "presence",
+        re.compile(r"\bin the (?:presence|absence) of\s+[\w-]+(?:\s+[\w-]+)?", re.IGNORECASE),
+    ),
+)
+_CONFLICTING_SETTINGS = {"vitro", "vivo", "silico"}
+_GENERIC = frozenset(
+    frozenset(
+        lx.split_words(
+            """
+        condition conditions dataset benchmark corpus presence absence aged year years month
+        months old age
+        """
+        )
+    )
+)
+
+
+def _conditions(text: str) -> list[tuple[str, tuple[int, int], set[str]]]:
+    out = []
+    for kind, pattern in _CONDITIONS:
+        for m in pattern.finditer(text):
+            keys = {
+                w.stem
+                for w in lx.words(m.group())
+                if w.lower not in lx.STOPWORDS and w.lower not in _GENERIC
+            }
+            if kind in ("age", "temperature"):  # the number is the condition
+                keys = set(re.findall(r"\d+(?:\.\d+)?", m.group()))
+            out.append((kind, m.span(), keys))
+    return out
+
+
+def _mentions(keys: set[str], stems: set[str]) -> bool:
+    # Prefix match: "diabetes" and "diabetic" share a stem only to five letters.
+    return any(k in stems or (len(k) >= 5 and any(s[:5] == k[:5] for s in stems)) for k in keys)
+
+
+def check_conditions(claim: str, evidence: str) -> list[Finding]:
+    """Evidence conditions the claim drops (partial) or changes (contradict)."""
+    if lx.overlap(claim, evidence) < lx.RELATED_OVERLAP:
+        return []
+    c_conds = _conditions(claim)
+    c_stems = {w.stem for w in lx.words(claim)} | set(re.findall(r"\d+(?:\.\d+)?", claim))
+    c_species = _species_of(claim)
+    out: list[Finding] = []
+    for kind, span, keys in _conditions(evidence):
+        if not keys or _mentions(keys, c_stems):
+            continue
+        said = evidence[span[0] : span[1]]
+        same_kind = [c for c in c_conds if c[0] == kind]
+        if kind == "species" and c_species:
+            continue  # another species in the claim: the entity check reports the swap
+        if kind in ("setting", "temperature") and same_kind:
+            c_span = same_kind[0][1]
+            if kind == "temperature" or (same_kind[0][2] | keys) <= _CONFLICTING_SETTINGS:
+                out.append(
+                    lx.finding(
+                        "condition",
+                        "contradict",
+                        f"the claim says {claim[c_span[0] : c_span[1]]!r}, the evidence {said!r}",
+                        claim,
+                        evidence,
+                        c_span,
+                        span,
+                    )
+                )
+                continue
+        out.append(
+            lx.finding(
+                "condition",
+                "partial",
+                f"the claim drops the evidence's condition {said!r}",
+                claim,
+                evidence,
+                None,
+                span,
+            )
+        )
+    return out
