@@ -461,6 +461,85 @@ def eval_retrieval(
     _emit([{"mode": m, **v} for m, v in result.items()], fmt, None, title="retrieval")
 
 
+@command(eval_app, name="entail",
+         help="Accuracy, macro-F1 and the confusion matrix of an entailment backend on a pair "
+              "file: JSONL {premise, hypothesis, label} with labels entailment / neutral / "
+              "contradiction, or one of the shared data sets' native formats (converted).")
+def eval_entail(
+    pairs: Annotated[Path, typer.Argument(help="Pair file (JSONL, or SciFact/HealthVer/COVID-Fact/SICK/RTE).")],
+    backend: Annotated[str | None, typer.Option(
+        help="bundled, cross-encoder:NAME_OR_PATH, or llm.")] = None,
+    checks: Annotated[bool, typer.Option(help="Combine the deterministic checks with the model.")] = True,
+    llm_url: Annotated[str | None, typer.Option(help="OpenAI-compatible endpoint (llm backend).")] = None,
+    llm_model: Annotated[str | None, typer.Option(help="Model name at that endpoint.")] = None,
+    limit: Annotated[int | None, typer.Option(help="Only the first N pairs.")] = None,
+    fmt: FormatOpt = Format.table,
+) -> None:
+    from sciverify.entail import eval_entail as run_eval
+    from sciverify.entail import load_entailer, load_pair_file
+
+    if not pairs.is_file():
+        raise UsageError(f"no such file: {pairs}", hint="give a pair file")
+    settings = _settings(None, **{"entail.backend": backend, "entail.llm_url": llm_url,
+                                  "entail.llm_model": llm_model})
+    cfg = settings.entail
+    rows = _pair_rows(pairs, load_pair_file)
+    if limit:
+        rows = rows[:limit]
+    entailer = load_entailer(cfg.backend, max_length=cfg.max_length, llm_url=cfg.llm_url,
+                             llm_model=cfg.llm_model, llm_timeout=cfg.llm_timeout)
+    report = run_eval(rows, entailer=entailer, with_checks=checks, batch_size=cfg.batch_size)
+    if fmt in (Format.json, Format.jsonl):
+        import json
+
+        typer.echo(json.dumps(report.to_json(), indent=2 if fmt is Format.json else None))
+        return
+    _emit(report.rows(), fmt, None,
+          title=f"{pairs.name}: accuracy {report.accuracy:.3f}, macro-F1 {report.macro_f1:.3f}, "
+                f"n={report.n}")
+    confusion = [{"gold \\ predicted": g, **row} for g, row in report.confusion.items()]
+    _emit(confusion, fmt, None, title="confusion")
+
+
+def _pair_rows(path: Path, load_pair_file: Any) -> list[dict[str, str]]:
+    """JSONL pair files as they are; the shared data sets' own formats through the converters."""
+    name = path.name.lower()
+    if name.endswith(".jsonl") and "claims" not in name:
+        return list(load_pair_file(path))
+    from sciverify.entail.data import convert_file
+
+    return [{"premise": p.premise, "hypothesis": p.hypothesis, "label": str(p.label)}
+            for p in convert_file(path)]
+
+
+@command(name="train-nli",
+         help="Train the bundled NLI cross-encoder from the shared corpora (seeded; about an "
+              "hour on a 2-core CPU). Writes fp16 safetensors, metrics and a model card.")
+def train_nli_cmd(
+    corpora: Annotated[Path, typer.Option(help="The shared corpora folder.")] = Path("../shared/corpora"),
+    out: Annotated[Path | None, typer.Option(help="Output folder [default: the package's model folder].")] = None,
+    minutes: Annotated[float, typer.Option(help="Training time budget.")] = 55.0,
+    epochs: Annotated[int, typer.Option(help="Epochs (cut short by the time budget).")] = 2,
+    seed: Annotated[int, typer.Option(help="Random seed.")] = 13,
+) -> None:
+    from sciverify.entail import bundled_model_path
+    from sciverify.entail.train import main as train_main
+
+    target = out or bundled_model_path()
+    rc = train_main(["--corpora", str(corpora), "--out", str(target), "--minutes", str(minutes),
+                     "--epochs", str(epochs), "--seed", str(seed)])
+    raise typer.Exit(rc)
+
+
+@command(help="Report what is available: models (offline), GROBID, tesseract, the corpus schema "
+              "and index freshness, each with the fix.")
+def doctor(corpus: CorpusOpt = None, fmt: FormatOpt = Format.table) -> None:
+    from sciverify.doctor import diagnose
+
+    rows = diagnose(_settings(corpus))
+    _emit(rows, fmt, None, title="sciverify doctor")
+
+
 def main() -> None:
     try:
         app()

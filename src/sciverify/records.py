@@ -192,6 +192,11 @@ def to_row(record: Any) -> dict[str, Any]:
 
 
 __all__ = [
+    "Card",
+    "EvidenceRef",
+    "ParagraphResult",
+    "Risk",
+    "VerifyResult",
     "BBox",
     "Block",
     "BlockKind",
@@ -209,3 +214,67 @@ __all__ = [
     "Label",
     "Status",
 ]
+
+
+# -- verify ---------------------------------------------------------------------------------
+
+
+class Risk(StrEnum):
+    red = "red"  # look now
+    yellow = "yellow"  # look
+    blue = "blue"  # low risk
+
+
+@dataclass(frozen=True, slots=True)
+class EvidenceRef:
+    """One piece of evidence behind a card, traceable to a page of a stored file."""
+
+    paper_id: str
+    chunk_id: str
+    source: str | None  # the file the version was read from (or the records file)
+    page: int | None
+    snippet: str  # the deciding sentence (or a short window of the chunk)
+    match_type: str  # entail | contradict | neutral | related
+    score: float = 0.0  # entailment or relevance score behind match_type
+    title: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Card:
+    """One finding about one claim (or one paragraph), as DESIGN.md 2.5 shows it."""
+
+    paragraph_id: str
+    layer: str  # fact | logic | consistency | lineage
+    status: str  # a Status value for fact cards; supported/partially_supported/... or "warning"
+    confidence: float
+    claim: str
+    keyword: str
+    evidence: tuple[EvidenceRef, ...] = ()
+    suggested_action: str = ""
+    finding: str | None = None  # e.g. citation_mismatch, causal_over_correlational, dropped_condition
+    downgrade: str | None = None  # a weaker wording suggested for a partially supported claim
+    claim_id: str | None = None  # "p_003.c2"
+
+
+@dataclass(frozen=True, slots=True)
+class ParagraphResult:
+    paragraph_id: str  # p_001 ...
+    section: str
+    type: str  # background | method | result | limitation
+    risk: str  # a Risk value
+    risk_score: float  # 0..1
+    span: tuple[int, int]  # character offsets in the draft
+    text: str
+    cards: tuple[Card, ...] = ()
+    layers: tuple[str, ...] = ()
+    claims: int = 0
+    skipped: int = 0  # non-claims (questions, transitions, intent)
+
+
+@dataclass(frozen=True, slots=True)
+class VerifyResult:
+    draft: str  # file name, or "-" for stdin
+    draft_sha256: str
+    paragraphs: tuple[ParagraphResult, ...]
+    summary: dict[str, Any]
+    run_id: str | None = None

@@ -118,20 +118,25 @@ class LeanBert:
         attend = mask[:, None, None, :]  # True where a key position is real text
         for i in range(self.layers):
             p = f"bert.encoder.layer.{i}."
+            # Only the [CLS] position feeds the classifier, so the last layer computes its
+            # query, residual and feed-forward for that one position (same numbers, ~1/6 less
+            # work).
+            last = i == self.layers - 1
+            rows = 1 if last else width
 
-            def split(name: str, x: Any = x, p: str = p) -> Any:
-                y = F.linear(x, w[p + name + ".weight"], w[p + name + ".bias"])
-                return y.view(batch, width, self.heads, head_dim).transpose(1, 2)
+            def split(name: str, src: Any, n: int, p: str = p) -> Any:
+                y = F.linear(src, w[p + name + ".weight"], w[p + name + ".bias"])
+                return y.view(batch, n, self.heads, head_dim).transpose(1, 2)
 
-            q = split("attention.self.query")
-            k = split("attention.self.key")
-            v = split("attention.self.value")
+            q = split("attention.self.query", x[:, :rows], rows)
+            k = split("attention.self.key", x, width)
+            v = split("attention.self.value", x, width)
             a = F.scaled_dot_product_attention(q, k, v, attn_mask=attend)
-            a = a.transpose(1, 2).reshape(batch, width, hidden)
+            a = a.transpose(1, 2).reshape(batch, rows, hidden)
             a = F.linear(
                 a, w[p + "attention.output.dense.weight"], w[p + "attention.output.dense.bias"]
             )
-            x = self._norm(a + x, p + "attention.output.LayerNorm")
+            x = self._norm(a + x[:, :rows], p + "attention.output.LayerNorm")
             h = F.gelu(
                 F.linear(x, w[p + "intermediate.dense.weight"], w[p + "intermediate.dense.bias"])
             )

@@ -144,6 +144,7 @@ class Heading:
     depth: int | None  # from the numbering, if any
     style: tuple[float, bool, bool]
     known: bool
+    font: str = ""
     run_in: bool = False
 
 
@@ -216,7 +217,7 @@ def detect_heading(
             or (known and len(p.lines) == 1 and len(words) <= 4)
             or distinct
         )
-    return Heading(text.rstrip(":"), depth, style, known) if ok else None
+    return Heading(text.rstrip(":"), depth, style, known, p.font) if ok else None
 
 
 def run_in_heading(p: Paragraph) -> tuple[str, str] | None:
@@ -276,20 +277,44 @@ def merge_heading_lines(
 
 
 def heading_levels(heads: list[Heading]) -> dict[int, int]:
-    """Numbered headings give their depth; a style takes the depth its numbered headings have."""
-    by_style: dict[tuple[float, bool, bool], Counter[int]] = {}
-    for h in heads:
+    """The level of each heading, keyed by ``id``.
+
+    Numbered headings give their depth, and a style (size, weight, case, font) takes the
+    depth its numbered headings have. Other styles rank by size; among equal sizes the one
+    seen first ranks higher, since a sub-heading never comes before its first parent. A
+    style used only by the usual top-level words (Abstract, Methods, References) is level 1.
+    """
+
+    def key(h: Heading) -> tuple[float, bool, bool, str]:
+        return (*h.style, h.font)
+
+    first: dict[tuple[float, bool, bool, str], int] = {}
+    counts: Counter[tuple[float, bool, bool, str]] = Counter()
+    numbered: dict[tuple[float, bool, bool, str], Counter[int]] = {}
+    only_known: dict[tuple[float, bool, bool, str], bool] = {}
+    for i, h in enumerate(heads):
+        k = key(h)
+        first.setdefault(k, i)
+        counts[k] += 1
+        only_known[k] = only_known.get(k, True) and h.known
         if h.depth is not None:
-            by_style.setdefault(h.style, Counter())[h.depth] += 1
-    styles = sorted({h.style for h in heads}, key=lambda s: (-s[0], not s[1], not s[2]))
+            numbered.setdefault(k, Counter())[h.depth] += 1
+    common = sorted(
+        (k for k in counts if counts[k] >= 2 and k not in numbered and not only_known[k]),
+        key=lambda k: (-k[0], not k[1], not k[2], first[k]),
+    )
     out: dict[int, int] = {}
     for h in heads:
+        k = key(h)
         if h.depth is not None:
-            out[id(h)] = min(h.depth, 4)
-        elif h.known:
-            out[id(h)] = by_style[h.style].most_common(1)[0][0] if h.style in by_style else 1
-        elif h.style in by_style:
-            out[id(h)] = by_style[h.style].most_common(1)[0][0]
+            level = h.depth
+        elif k in numbered:
+            level = numbered[k].most_common(1)[0][0]
+        elif only_known[k]:
+            level = 1
+        elif k in common:
+            level = common.index(k) + 1 + (1 if any(c[0] > k[0] for c in numbered) else 0)
         else:
-            out[id(h)] = min(styles.index(h.style) + 1, 3)
+            level = 1 + sum(1 for c in common if c[0] > h.style[0] + 0.1)
+        out[id(h)] = min(level, 4)
     return out

@@ -162,10 +162,18 @@ class WordList:
 
     plain: set[str] = field(default_factory=set)
     hyphenated: set[str] = field(default_factory=set)
+    prefixes: set[str] = field(default_factory=set)  # "non" from "non-invasive"
 
     def add(self, text: str) -> None:
         for w in _WORD.findall(text):
-            (self.hyphenated if "-" in w else self.plain).add(w.lower())
+            w = w.lower()
+            if "-" in w:
+                self.hyphenated.add(w)
+                head = w.split("-", 1)[0]
+                if len(head) >= 3:
+                    self.prefixes.add(head)
+            else:
+                self.plain.add(w)
 
 
 _HYPHENS = ("-", "\u2010", "\u00ad")
@@ -183,8 +191,12 @@ def join_lines(a: str, b: str, words: WordList) -> str:
         if not b[0].islower() or head is None or tail is None:
             return a + b  # "Jean-\nPierre", "COVID-\n19": a real hyphen
         first, second = head.group(1).lower(), tail.group(0).lower()
-        if f"{first}-{second}" in words.hyphenated and f"{first}{second}" not in words.plain:
+        if f"{first}{second}" in words.plain:
+            return a[:-1] + b  # the document spells the word whole elsewhere
+        if f"{first}-{second}" in words.hyphenated:
             return a + b
+        if first in words.prefixes and second in words.plain and len(second) >= 3:
+            return a + b  # "cross-\ntalk": "cross-check" and "talk" occur elsewhere
         return a[:-1] + b
     return f"{a} {b}"
 

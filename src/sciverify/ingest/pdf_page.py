@@ -6,6 +6,7 @@ Python over spans, so parsing stays close to the speed of text extraction itself
 
 from __future__ import annotations
 
+import itertools
 import re
 import unicodedata
 from collections import Counter
@@ -251,17 +252,33 @@ def strip_furniture(pages: list[PageText]) -> list[Line]:
 
 
 def strip_line_numbers(pg: PageText) -> int:
-    """Remove a column of bare numbers in the margin (manuscript line numbers)."""
+    """Remove manuscript line numbers: a run of rising numbers outside the text block.
+
+    Table columns and table-of-contents page numbers also stack bare numbers, but they sit
+    inside the text block or do not count up steadily.
+    """
     numbers = [ln for ln in pg.lines if ln.text.isdigit() and len(ln.text) <= 4]
-    if len(numbers) < 8:
-        return 0
     text_lines = [ln for ln in pg.lines if not ln.text.isdigit()]
-    if not text_lines:
+    if len(numbers) < 8 or not text_lines:
         return 0
     left_edge = sorted(ln.x0 for ln in text_lines)[len(text_lines) // 10]
     right_edge = sorted(ln.x1 for ln in text_lines)[-(len(text_lines) // 10) - 1]
-    margin = {id(ln) for ln in numbers if ln.x1 <= left_edge + 1 or ln.x0 >= right_edge - 1}
-    if len(margin) < 8:
-        return 0
-    pg.lines = [ln for ln in pg.lines if id(ln) not in margin]
-    return len(margin)
+    removed = 0
+    for side in (
+        [ln for ln in numbers if ln.x1 < left_edge - 2],
+        [ln for ln in numbers if ln.x0 > right_edge + 2],
+    ):
+        side.sort(key=lambda ln: ln.y0)
+        values = [int(ln.text) for ln in side]
+        steps = Counter(b - a for a, b in itertools.pairwise(values))
+        if len(side) < 8 or not steps:
+            continue
+        step, count = steps.most_common(1)[0]
+        if step not in (1, 2, 5, 10) or count < 0.8 * (len(side) - 1):
+            continue
+        gone = {id(ln) for ln in side}
+        pg.lines = [ln for ln in pg.lines if id(ln) not in gone]
+        removed += len(side)
+    return removed
+
+
