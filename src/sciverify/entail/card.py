@@ -103,7 +103,8 @@ def model_card(result: dict[str, Any]) -> str:
         (
             f"- {tr['steps']} steps ({tr['pairs_seen']} pairs) in {tr['train_minutes']} minutes "
             f"(budget {tr['time_budget_minutes']} min, {tr['epochs_planned']} epochs planned, "
-            f"{tr['steps_planned']} steps for those epochs, schedule {tr['steps_scheduled']} steps)."
+            f"{tr['steps_planned']} steps for those epochs; "
+            f"{tr.get('schedule', 'learning rate decayed to zero by the end')})."
         ),
         f"- Command: `{tr['command']}`",
         "",

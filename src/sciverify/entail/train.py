@@ -190,25 +190,26 @@ def train_nli(
     epoch_batches = [_batches(lengths, batch_size, rng) for _ in range(epochs)]
     planned = sum(len(b) for b in epoch_batches)
     optim = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=0.01)
-    warmup = max(1, int(warmup_fraction * planned))
     loss_fn = torch.nn.CrossEntropyLoss(weight=torch.tensor(weights))
-    # Reserve time for evaluation and saving inside the budget only if the run is long enough.
-    state = {"total": planned}
 
-    def lr_at(step: int) -> float:
-        if step < warmup:
-            return lr * (step + 1) / warmup
-        return lr * max(0.0, (state["total"] - step) / max(1, state["total"] - warmup))
+    def progress(step: int, now: float) -> float:
+        # Whichever runs out first, the planned steps or the time budget, sets the schedule, so
+        # the learning rate decays to zero by the end however fast the shared CPU turns out.
+        return max(step / planned, (now - t_train) / max(1.0, deadline - t_train))
+
+    def lr_at(p: float) -> float:
+        if p < warmup_fraction:
+            return lr * max(p, 1e-3) / warmup_fraction
+        return lr * max(0.0, (1.0 - p) / (1.0 - warmup_fraction))
 
     model.train()
     step, seen, stopped_early, t_train = 0, 0, False, time.monotonic()
     running = 0.0
     for epoch, batches in enumerate(epoch_batches):
         for b in batches:
-            if step >= state["total"]:
-                break
-            if time.monotonic() > deadline:
-                stopped_early = True
+            p = progress(step, time.monotonic())
+            if p >= 1.0:
+                stopped_early = step < planned
                 break
             width = max(lengths[i] for i in b)
             input_ids = torch.zeros((len(b), width), dtype=torch.long)
@@ -219,7 +220,7 @@ def train_nli(
                 token_type[r, : lengths[i]] = torch.tensor(types[i])
                 mask[r, : lengths[i]] = 1
             for group in optim.param_groups:
-                group["lr"] = lr_at(step)
+                group["lr"] = lr_at(p)
             out = model(input_ids=input_ids, attention_mask=mask, token_type_ids=token_type)
             loss = loss_fn(out.logits, torch.tensor([labels[i] for i in b]))
             optim.zero_grad(set_to_none=True)
@@ -232,21 +233,17 @@ def train_nli(
                 0.98 * running + 0.02 * float(loss.detach()) if step > 1 else float(loss.detach())
             )
             elapsed = time.monotonic() - t_train
-            if step == 60:
-                # Shrink the schedule to what fits in the budget, so the LR still decays to zero.
-                fit = int(step / elapsed * (deadline - time.monotonic()) * 0.97) + step
-                if fit < state["total"]:
-                    state["total"] = fit
-                    say(f"schedule shortened to {fit} of {planned} steps to fit the time budget")
             if step % 25 == 0 or step == 1:
                 rate = seen / elapsed
-                eta = (state["total"] - step) * elapsed / step
+                done = progress(step, time.monotonic())
+                eta = elapsed * (1.0 - done) / max(done, 1e-9)
                 say(
-                    f"epoch {epoch + 1} step {step}/{state['total']} loss {running:.4f} lr {lr_at(step):.2e} "
+                    f"epoch {epoch + 1} step {step}/{planned} progress {done:.1%} loss {running:.4f} "
+                    f"lr {lr_at(done):.2e} "
                     f"{rate:.1f} pairs/s elapsed {elapsed / 60:.1f} min eta {eta / 60:.1f} min"
                 )
         say(f"epoch {epoch + 1} done at step {step}")
-        if stopped_early or step >= state["total"]:
+        if progress(step, time.monotonic()) >= 1.0:
             break
     train_minutes = (time.monotonic() - t_train) / 60
     say(
@@ -277,7 +274,7 @@ def train_nli(
             "epochs_planned": epochs,
             "steps": step,
             "steps_planned": planned,
-            "steps_scheduled": state["total"],
+            "schedule": "linear warm-up and decay over max(step/steps_planned, time/budget)",
             "pairs_seen": seen,
             "batch_size": batch_size,
             "lr": lr,

@@ -268,6 +268,7 @@ def merge_heading_lines(
             and not prev.text.rstrip().endswith((".", ":"))
             and not NUMBERING.match(p.text)
             and not CAPTION.match(prev.text)
+            and prev.text.isupper() == p.text.isupper()
         ):
             prev.lines.extend(p.lines)
             prev.text = f"{prev.text} {p.text}"
@@ -312,9 +313,12 @@ def heading_levels(heads: list[Heading]) -> dict[int, int]:
             level = numbered[k].most_common(1)[0][0]
         elif only_known[k]:
             level = 1
-        elif k in common:
-            level = common.index(k) + 1 + (1 if any(c[0] > k[0] for c in numbered) else 0)
         else:
-            level = 1 + sum(1 for c in common if c[0] > h.style[0] + 0.1)
+            above = common.index(k) if k in common else sum(1 for c in common if c[0] > k[0] + 0.1)
+            # a larger style of top-level headings ("Methods", "1 Introduction") sits above
+            anchored = any(
+                c[0] > k[0] + 0.3 and (only_known[c] or 1 in numbered.get(c, ())) for c in counts
+            )
+            level = 1 + above + int(anchored)
         out[id(h)] = min(level, 4)
     return out

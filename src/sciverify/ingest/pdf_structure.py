@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 
 from sciverify.ingest.pdf_headings import (
     KEYWORDS,
+    NUMBERING,
     TOC_WORDS,
     Heading,
     caption_ref,
@@ -141,9 +142,12 @@ def build_sections(
 ) -> Structure:
     _repair_column_breaks(paragraphs, words)
     paragraphs = merge_heading_lines(paragraphs, body_size, body_font)
+    tables = _table_parts(paragraphs)
     heads: dict[int, Heading] = {}
     seen_abstract = seen_body = False
     for i, p in enumerate(paragraphs):
+        if i in tables:
+            continue
         nxt = paragraphs[i + 1] if i + 1 < len(paragraphs) else None
         h = detect_heading(p, nxt, body_size, body_font, page_heights[p.page])
         if h is None or (p.page in toc_pages and normalise_heading(h.text) not in TOC_WORDS):
@@ -169,6 +173,9 @@ def build_sections(
     while i < n:
         p = paragraphs[i]
         cur = secs[-1]
+        if i in tables and cur.kind != SectionKind.references:
+            i += 1  # printed in the table block of its caption
+            continue
         h = heads.get(i)
         if (
             h is not None
@@ -254,7 +261,10 @@ def build_sections(
         ref = caption_ref(text)
         if ref is not None:
             if ref.startswith("Table"):
-                i = _take_table(paragraphs, i, cur, ref, heads)
+                body = [paragraphs[j] for j in sorted(k for k, c in tables.items() if c == i)]
+                cur.blocks.append(_table_block(p, body, ref))
+                cur.paras.append(p)
+                i += 1
                 continue
             cur.blocks.append(_block(text, p.lines, BlockKind.caption, ref))
             cur.paras.append(p)
@@ -302,34 +312,35 @@ def _unheaded_references(paragraphs: list[Paragraph]) -> int | None:
     return None
 
 
-def _take_table(
-    paragraphs: list[Paragraph], i: int, cur: _Sec, ref: str, heads: dict[int, Heading]
-) -> int:
-    """A table block: the caption plus the tabular paragraphs right before and after it."""
-    cap = paragraphs[i]
-    body: list[Paragraph] = []
-    # tables printed above their caption (ACL, IEEE) were already added as text blocks
-    while cur.blocks and cur.paras and cur.blocks[-1].kind == BlockKind.text:
-        prev = cur.paras[-1]
-        if prev.page != cap.page or not _is_tabular(prev) or len(body) > 80:
-            break
-        body.insert(0, prev)
-        cur.blocks.pop()
-        cur.paras.pop()
-    j = i + 1
-    while j < len(paragraphs) and j - i <= 80:
-        q = paragraphs[j]
-        if q.page != cap.page or j in heads or caption_ref(q.text) or not _is_tabular(q):
-            break
-        body.append(q)
-        j += 1
-    lines = [ln for p in [cap, *body] for ln in p.lines]
+def _table_parts(paragraphs: list[Paragraph]) -> dict[int, int]:
+    """Paragraph index -> index of its "Table N" caption, for the table body around a caption.
+
+    A body is the run of tabular paragraphs on the caption's page right before it (tables
+    above their caption: ACL, IEEE) and right after it, up to the first prose or heading.
+    Bold header cells would otherwise pass for section headings.
+    """
+    parts: dict[int, int] = {}
+    for i, cap in enumerate(paragraphs):
+        ref = caption_ref(cap.text)
+        if ref is None or not ref.startswith("Table"):
+            continue
+        for step in (-1, 1):
+            j = i + step
+            while 0 <= j < len(paragraphs) and abs(j - i) <= 80 and j not in parts:
+                q = paragraphs[j]
+                if q.page != cap.page or caption_ref(q.text) or not _is_tabular(q):
+                    break
+                if NUMBERING.match(q.text) or kind_of(q.text) is not None:
+                    break
+                parts[j] = i
+                j += step
+    return parts
+
+
+def _table_block(cap: Paragraph, body: list[Paragraph], ref: str) -> Block:
+    lines = [ln for p in [cap, *body] for ln in p.lines if ln.page == cap.page]
     text = cap.text + "".join("\n" + ln.text for p in body for ln in p.lines)
-    cur.blocks.append(
-        _block(text, [ln for ln in lines if ln.page == cap.page], BlockKind.table, ref)
-    )
-    cur.paras.append(cap)
-    return j
+    return _block(text, lines, BlockKind.table, ref)
 
 
 def _unlabelled_abstract(secs: list[_Sec], first_page: int) -> None:

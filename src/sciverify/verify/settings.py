@@ -1,0 +1,128 @@
+"""The settings of `verify`: the routing table, decision thresholds, risk rules and budgets.
+
+Everything a user may want to tune lives here as data, in one pydantic block, so that
+`settings.verify` (or a `[verify]` table in sciverify.toml) can override it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from sciverify.entail.decide import DecisionThresholds
+
+LAYERS = ("fact", "logic", "consistency")
+PARAGRAPH_TYPES = ("background", "method", "result", "limitation")
+
+# DESIGN.md 2.5: which layers each paragraph type goes through.
+ROUTING: dict[str, tuple[str, ...]] = {
+    "background": ("fact", "logic"),
+    "method": ("fact", "logic", "consistency"),
+    "result": ("fact", "logic"),
+    "limitation": ("logic", "consistency"),
+}
+# The exception of the routing table: a result paragraph that reads numbers from a table also
+# goes through the consistency layer.
+TABLE_EXTRA_LAYERS: dict[str, tuple[str, ...]] = {"result": ("consistency",)}
+
+# The checks that may turn an on-topic evidence span into a contradiction even when the model
+# reads entailment. Direction words ("more" vs "fewer") are as clear as numbers in a review.
+_OVERRIDES = ("number", "negation", "comparative")
+
+
+def _thresholds() -> DecisionThresholds:
+    return DecisionThresholds(
+        min_relevance=0.45, related_min=0.35, override_checks=_OVERRIDES
+    )
+
+
+class VerifySettings(BaseModel):
+    """How `verify` segments a draft, routes its paragraphs and turns evidence into risk."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    routing: dict[str, tuple[str, ...]] = Field(
+        default_factory=lambda: dict(ROUTING),
+        description="Layers per paragraph type (background, method, result, limitation); "
+        "layers are fact, logic and consistency.",
+    )
+    table_extra_layers: dict[str, tuple[str, ...]] = Field(
+        default_factory=lambda: dict(TABLE_EXTRA_LAYERS),
+        description="Extra layers for a paragraph type when it reads numbers from a table.",
+    )
+    thresholds: DecisionThresholds = Field(
+        default_factory=_thresholds,
+        description="Where entailment probabilities, relevance and check findings become a "
+        "status (see sciverify.entail.decide).",
+    )
+    model_weight: float | None = Field(
+        None,
+        ge=0.0,
+        le=1.0,
+        description="Weight of the entailment model against the lexical evidence score when "
+        "the two are blended; None: 0.7, or 0 for an untrained placeholder model.",
+    )
+    decide_margin: float = Field(
+        0.15,
+        ge=0.0,
+        le=1.0,
+        description="Evidence spans within this relevance of the best span take part in the "
+        "decision; the others are shown as related evidence only.",
+    )
+    k_cited: int = Field(4, ge=0, le=50, description="Chunks retrieved from the cited papers.")
+    k_open: int = Field(6, ge=0, le=50, description="Chunks retrieved from the whole corpus.")
+    max_pairs_per_claim: int = Field(
+        5, ge=1, le=50, description="Evidence sentences per claim sent to the entailment model."
+    )
+    max_claim_pairs: int = Field(
+        3, ge=0, le=20,
+        description="Earlier claims per claim compared for contradictions between paragraphs.",
+    )
+    contradiction_overlap: float = Field(
+        0.5, ge=0.0, le=1.0,
+        description="Share of content words two claims must share before one can contradict "
+        "the other.",
+    )
+    batch_claims: int = Field(
+        400, ge=1,
+        description="Claims per model batch; a longer draft is processed batch by batch.",
+    )
+    max_paragraph_tokens: int = Field(
+        320, ge=32, description="A paragraph longer than this is split at sentence boundaries."
+    )
+    topic_split_similarity: float = Field(
+        0.12, ge=-1.0, le=1.0,
+        description="A block is split where the embedding similarity of two consecutive "
+        "sentences falls below this (and well below the block's mean).",
+    )
+    topic_split_min_sentences: int = Field(
+        4, ge=2, description="Blocks with fewer sentences are never split by topic."
+    )
+    min_english_share: float = Field(
+        0.45, ge=0.0, le=1.0,
+        description="Share of paragraphs that must read as English; below it the draft is refused.",
+    )
+    risk_unverifiable_yellow: bool = Field(
+        True,
+        description="An unverifiable claim that carries a specific number or cites a paper the "
+        "corpus lacks makes its paragraph yellow (otherwise unverifiable stays blue).",
+    )
+
+
+def verify_settings(settings: Any) -> VerifySettings:
+    """The verify block of `settings`, or the defaults when the global Settings has none."""
+    block = getattr(settings, "verify", None)
+    if isinstance(block, VerifySettings):
+        return block
+    if isinstance(block, dict):
+        return VerifySettings.model_validate(block)
+    return VerifySettings()
+
+
+def layers_for(cfg: VerifySettings, paragraph_type: str, *, reads_table: bool) -> tuple[str, ...]:
+    """The layers a paragraph goes through, in the fixed order fact, logic, consistency."""
+    chosen = set(cfg.routing.get(paragraph_type, ("fact", "logic")))
+    if reads_table:
+        chosen |= set(cfg.table_extra_layers.get(paragraph_type, ()))
+    return tuple(layer for layer in LAYERS if layer in chosen)
