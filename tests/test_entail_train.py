@@ -83,6 +83,10 @@ def test_saved_checkpoint_reloads_as_float32_with_the_same_predictions(tmp_path:
 
     torch.manual_seed(0)
     model, tok = ck.load_base_classifier()
+    # A fresh head gives near-tied logits that fp16 rounding may flip; scale it up so the
+    # logits are as well separated as a trained model's.
+    with torch.no_grad():
+        model.classifier.weight.mul_(200.0)
     out = ck.save_checkpoint(model, tok, tmp_path / "m", extra_files={"MODEL_CARD.md": "# test\n"})
     ck.save_checkpoint(model, tok, out)  # replacing an existing folder works too
     pairs = [
@@ -90,7 +94,7 @@ def test_saved_checkpoint_reloads_as_float32_with_the_same_predictions(tmp_path:
         ("Mice were treated for 3 weeks.", "The mice received the drug for 21 days."),
     ]
     check = ck.check_reload(out, model, tok, pairs)
-    assert check["argmax_agreement"] == 1.0 and check["max_abs_logit_diff"] < 0.05
+    assert check["argmax_agreement"] == 1.0 and check["max_abs_logit_diff"] < 0.5
     ce = CrossEncoder(str(out))
     assert ce.model.dtype == torch.float32
     assert ce.predict(pairs).shape == (2, 3)

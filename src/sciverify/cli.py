@@ -15,7 +15,7 @@ import typer
 from typer import _click as click
 
 from sciverify import render
-from sciverify.errors import ExitCode, SciverifyError, UsageError
+from sciverify.errors import ExitCode, InputError, SciverifyError, UsageError
 from sciverify.render import Format
 
 app = typer.Typer(
@@ -538,6 +538,162 @@ def doctor(corpus: CorpusOpt = None, fmt: FormatOpt = Format.table) -> None:
 
     rows = diagnose(_settings(corpus))
     _emit(rows, fmt, None, title="sciverify doctor")
+
+
+class VerifyFormat(StrEnum):
+    table = "table"
+    json = "json"
+    jsonl = "jsonl"
+    md = "md"
+    html = "html"
+
+
+class FailOn(StrEnum):
+    red = "red"
+    yellow = "yellow"
+
+
+class ReportKind(StrEnum):
+    html = "html"
+    md = "md"
+
+
+def _read_draft(draft: str) -> tuple[str, str]:
+    """(text, source name) of a draft file or stdin; binary and unreadable input are errors."""
+    if draft == "-":
+        if sys.stdin is None or sys.stdin.isatty():
+            raise UsageError("'-' reads the draft from stdin, but stdin is a terminal",
+                             hint="pipe a draft in: sciverify verify - < draft.md")
+        data = sys.stdin.buffer.read() if hasattr(sys.stdin, "buffer") else sys.stdin.read().encode()
+        name = "-"
+    else:
+        path = Path(draft)
+        if not path.is_file():
+            raise InputError("no such draft file", path=path, hint="check the path, or use - for stdin")
+        try:
+            data = path.read_bytes()
+        except OSError as exc:
+            raise InputError(f"cannot read the draft: {exc.strerror}", path=path) from exc
+        name = str(path)
+    if b"\x00" in data[:65536]:
+        raise InputError("this is a binary file, not a draft", path=name,
+                         hint="give a Markdown or plain-text file")
+    try:
+        return data.decode("utf-8"), name
+    except UnicodeDecodeError as exc:
+        raise InputError(f"the draft is not UTF-8 text (byte {exc.start})", path=name,
+                         hint="save it as UTF-8") from exc
+
+
+@command(help="Verify a draft (Markdown or text, a file or - for stdin) against the corpus, "
+              "paragraph by paragraph and claim by claim. Never rewrites the draft.")
+def verify(
+    draft: Annotated[str, typer.Argument(help="The draft file, or - to read stdin.")],
+    corpus: CorpusOpt = None,
+    bib: Annotated[Path | None, typer.Option(help="BibTeX file for [@key] citations.")] = None,
+    fmt: Annotated[VerifyFormat, typer.Option("--format", "-f",
+                                              help="table, json, jsonl, md or html.")] = VerifyFormat.table,
+    report: Annotated[ReportKind | None, typer.Option(
+        help="Also write a report file (html: self-contained, with accept/reject buttons).")] = None,
+    output: Annotated[Path | None, typer.Option("--output", "-o",
+                                                help="Where --report (or the output) goes.")] = None,
+    fail_on: Annotated[FailOn | None, typer.Option(
+        help="Exit 5 when a paragraph reaches this risk (red, or yellow and above).")] = None,
+    backend: Annotated[str | None, typer.Option(
+        help="Entailment backend: bundled, cross-encoder:NAME_OR_PATH, or llm.")] = None,
+    quiet: QuietOpt = False,
+    verbose: VerboseOpt = 0,
+) -> None:
+    import sciverify as api
+    from sciverify import report as reports
+
+    _setup_logging(verbose, quiet)
+    if bib is not None and not bib.is_file():
+        raise InputError("no such BibTeX file", path=bib, hint="check the --bib path")
+    text, source = _read_draft(draft)
+    settings = _settings(corpus, **{"entail.backend": backend})
+    with api.open_store(settings.corpus) as store, cli_progress(quiet) as progress:
+        result = api.verify(text, store=store, settings=settings, source=source, bib=bib,
+                            progress=progress)
+    if report is not None:
+        target = output or Path(f"verify-report.{report.value}")
+        body = (reports.result_to_html(result) if report is ReportKind.html
+                else reports.result_to_markdown(result))
+        render.write_atomic(target, body)
+        click.echo(f"report written to {target}", err=True)
+    _emit_verify(result, fmt, None if report is not None else output)
+    if fail_on is not None:
+        levels = {"red"} if fail_on is FailOn.red else {"red", "yellow"}
+        reached = [p.paragraph_id for p in result.paragraphs if p.risk in levels]
+        if reached:
+            click.echo(f"--fail-on {fail_on.value}: {len(reached)} paragraph(s) reached it "
+                       f"({', '.join(reached[:10])})", err=True)
+            raise typer.Exit(int(ExitCode.FAIL_ON))
+
+
+def _emit_verify(result: Any, fmt: VerifyFormat, output: Path | None) -> None:
+    import io
+    import json
+
+    from sciverify import report as reports
+
+    buf = io.StringIO()
+    if fmt is VerifyFormat.json:
+        buf.write(json.dumps(reports.result_to_json(result), indent=2, ensure_ascii=False) + "\n")
+    elif fmt is VerifyFormat.jsonl:
+        render.write_jsonl(reports.result_to_jsonl_rows(result), buf)
+    elif fmt is VerifyFormat.md:
+        buf.write(reports.result_to_markdown(result))
+    elif fmt is VerifyFormat.html:
+        buf.write(reports.result_to_html(result))
+    else:
+        if output is None:
+            reports.render_table(result, sys.stdout)
+            return
+        reports.render_table(result, buf)
+    if output is None:
+        sys.stdout.write(buf.getvalue())
+    else:
+        render.write_atomic(output, buf.getvalue())
+
+
+feedback_app = typer.Typer(help="Store accept/reject/revise decisions and measure them.",
+                           no_args_is_help=True)
+app.add_typer(feedback_app, name="feedback")
+
+
+@command(feedback_app, name="import", help="Store decisions exported from an HTML report.")
+def feedback_import(
+    decisions: Annotated[Path, typer.Argument(help="decisions.json from the report.")],
+    corpus: CorpusOpt = None,
+) -> None:
+    import sciverify as api
+    from sciverify.feedback import import_decisions
+
+    if not decisions.is_file():
+        raise InputError("no such decisions file", path=decisions,
+                         hint="export it with the report's 'export decisions' button")
+    settings = _settings(corpus)
+    with api.open_store(settings.corpus) as store:
+        count = import_decisions(decisions, store=store)
+    click.echo(f"stored {count} decision(s)", err=True)
+
+
+@command(feedback_app, name="stats",
+         help="Risk coverage (problem paragraphs that were flagged) and adoption rate.")
+def feedback_stats_cmd(corpus: CorpusOpt = None, fmt: FormatOpt = Format.table) -> None:
+    import sciverify as api
+    from sciverify.feedback import feedback_stats
+
+    settings = _settings(corpus)
+    with api.open_store(settings.corpus, read_only=True) as store:
+        stats = feedback_stats(store)
+    if fmt in (Format.json, Format.jsonl):
+        import json
+
+        typer.echo(json.dumps(stats, indent=2))
+        return
+    _emit([{"metric": k, "value": v} for k, v in stats.items()], fmt, None, title="feedback")
 
 
 def main() -> None:

@@ -106,6 +106,16 @@ def model_card(result: dict[str, Any]) -> str:
             f"{tr['steps_planned']} steps for those epochs; "
             f"{tr.get('schedule', 'learning rate decayed to zero by the end')})."
         ),
+        (
+            f"- Started from: {tr.get('init_from', 'all-MiniLM-L6-v2')}"
+            + (
+                ""
+                if tr.get("init_from", "all-MiniLM-L6-v2") == "all-MiniLM-L6-v2"
+                else " (the fp32 copy an earlier run of this script saved with `--keep-trained`; see "
+                "Training history)"
+            )
+            + ("; word-piece embeddings frozen." if tr.get("freeze_embeddings") else ".")
+        ),
         f"- Command: `{tr['command']}`",
         "",
         "## Held-out metrics",

@@ -404,7 +404,9 @@ def load_perturbations(root: Path, *, per_kind_cap: int = 900) -> list[NLIPair]:
             sentence, source=origin, split=split, pair_id=sid, entities=pool, premise=premise
         ):
             by_kind[p.source].append(p)
-        if premise is None and int(hashlib.sha256(sid.encode()).hexdigest(), 16) % 4 == 0:
+        if premise is None:
+            # The unedited sentence as its own hypothesis: without it, near-copies would only
+            # ever be contradictions and the model would learn "small edit means contradiction".
             by_kind["perturb-identity"].append(
                 NLIPair(
                     sentence,
@@ -418,7 +420,7 @@ def load_perturbations(root: Path, *, per_kind_cap: int = 900) -> list[NLIPair]:
     out: list[NLIPair] = []
     for kind in sorted(by_kind):
         rows = sorted(by_kind[kind], key=lambda p: hashlib.sha256(p.pair_id.encode()).hexdigest())
-        cap = per_kind_cap // 3 if kind in ("perturb-identity", "perturb-unit") else per_kind_cap
+        cap = per_kind_cap // 3 if kind == "perturb-unit" else per_kind_cap
         out.extend(sorted(rows[:cap], key=lambda p: p.pair_id))
     return out
 

@@ -180,7 +180,7 @@ def detect_heading(
         return None  # leftovers of running heads and feet
     lead = p.lines[0].lead_bold
     if lead and len(lead) < len(p.lines[0].text) - 3 and p.bold < 0.95:
-        return None  # a bold lead-in opening a paragraph, see _run_in
+        return None  # a bold lead-in opening a paragraph, see run_in_heading
     m = NUMBERING.match(text)
     depth = None
     if m:
@@ -277,6 +277,14 @@ def merge_heading_lines(
     return out
 
 
+_TOP_LEVEL = (
+    SectionKind.abstract,
+    SectionKind.references,
+    SectionKind.acknowledgements,
+    SectionKind.other,
+)
+
+
 def heading_levels(heads: list[Heading]) -> dict[int, int]:
     """The level of each heading, keyed by ``id``.
 
@@ -311,7 +319,7 @@ def heading_levels(heads: list[Heading]) -> dict[int, int]:
             level = h.depth
         elif k in numbered:
             level = numbered[k].most_common(1)[0][0]
-        elif only_known[k]:
+        elif only_known[k] or (h.known and kind_of(h.text) in _TOP_LEVEL):
             level = 1
         else:
             above = common.index(k) if k in common else sum(1 for c in common if c[0] > k[0] + 0.1)

@@ -226,6 +226,7 @@ def strip_furniture(pages: list[PageText]) -> list[Line]:
         counts.update(seen)
     n_pages = len(pages)
     repeat = 2 if n_pages <= 6 else max(3, round(n_pages * 0.2))
+    numbered = _numbered_heads(pages)
     removed: list[Line] = []
     for pg in pages:
         keep: list[Line] = []
@@ -242,6 +243,7 @@ def strip_furniture(pages: list[PageText]) -> list[Line]:
             if top or bottom:
                 furniture = (
                     ln in band_numbers
+                    or id(ln) in numbered
                     or (n_pages > 1 and counts[_furniture_key(ln.text)] >= repeat)
                     # a running head shares its baseline with the page number
                     or any(abs(num.y0 - ln.y0) < 2 and num is not ln for num in band_numbers)
@@ -249,6 +251,30 @@ def strip_furniture(pages: list[PageText]) -> list[Line]:
             (removed if furniture else keep).append(ln)
         pg.lines = keep
     return removed
+
+
+_NUMBERED_HEAD = re.compile(r"^(\d{1,4})\s+\D.{0,100}$|^.{0,100}\D\s+(\d{1,4})$")
+
+
+def _numbered_heads(pages: list[PageText]) -> set[int]:
+    """Running heads that carry the page number ("56 Oliver Kopp and Anita Armbruster").
+
+    Their text alternates between pages, but the number minus the page index is constant.
+    """
+    found: list[tuple[int, Line]] = []
+    for index, pg in enumerate(pages):
+        for ln in pg.lines:
+            if ln.y1 < pg.height * _BAND or ln.y0 > pg.height * (1 - _BAND):
+                m = _NUMBERED_HEAD.match(ln.text)
+                if m:
+                    found.append((int(m.group(1) or m.group(2)) - index, ln))
+    offsets = Counter(offset for offset, _ in found)
+    if not offsets:
+        return set()
+    offset, count = offsets.most_common(1)[0]
+    if count < 2 or count < 0.4 * len(pages):
+        return set()
+    return {id(ln) for off, ln in found if off == offset}
 
 
 def strip_line_numbers(pg: PageText) -> int:
@@ -280,5 +306,3 @@ def strip_line_numbers(pg: PageText) -> int:
         pg.lines = [ln for ln in pg.lines if id(ln) not in gone]
         removed += len(side)
     return removed
-
-

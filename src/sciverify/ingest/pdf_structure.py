@@ -28,7 +28,7 @@ from sciverify.records import Block, BlockKind, Reference, Section, SectionKind
 _ABSTRACT_PARTS = re.compile(
     r"background|objectives?|aims?|purpose|context|methods?|methodology|design|setting"
     r"|participants|interventions|measurements|results|findings|conclusions?|interpretation"
-    r"|significance|importance|main outcome measures|principal findings|trial registration"
+    r"|significance|importance|main outcome measures|principal findings|trial registration(?: .*)?"
     r"|methods and findings|conclusions and significance|introduction|materials and methods"
 )
 _ABSTRACT_RUN_IN = re.compile(
@@ -93,7 +93,7 @@ def _block(
 
 def _is_equation(p: Paragraph) -> bool:
     text = p.text
-    if len(p.lines) > 4 or len(text) > 300:
+    if len(p.lines) > 4 or len(text) > 300 or "http" in text:
         return False
     maths = sum(1 for c in text if c in _MATH)
     tokens = text.split()
@@ -164,6 +164,8 @@ def build_sections(
     secs = [_Sec("Front matter", SectionKind.other, 1)]
     abstract_parts: set[str] = set()
     abstract_style: tuple[float, bool, bool] | None = None
+    abstract_level = 1
+    abstract_page = first_page
     refs_style: tuple[tuple[float, bool, bool], str] | None = None
     prefix = ""
     last_level = 1
@@ -203,8 +205,8 @@ def build_sections(
                 cur.kind == SectionKind.abstract
                 and _ABSTRACT_PARTS.fullmatch(norm)
                 and norm not in abstract_parts
-                and p.page <= first_page + 1
-                and lighter
+                and p.page <= abstract_page + 1
+                and (lighter or levels[id(h)] > abstract_level)
             ):
                 abstract_parts.add(norm)
                 prefix = f"{h.text}: "
@@ -223,6 +225,8 @@ def build_sections(
                     kind = SectionKind.appendix
             if kind == SectionKind.abstract:
                 abstract_style = h.style
+                abstract_level = levels[id(h)]
+                abstract_page = p.page
             elif kind == SectionKind.references:
                 refs_style = (h.style, p.font)
             secs.append(_Sec(h.text, kind or SectionKind.other, level))

@@ -219,4 +219,16 @@ def create_runs_and_feedback(conn: Any) -> None:
     )
 
 
+@migration(5)
+def add_feedback_draft_and_import_time(conn: Any) -> None:
+    # A decision is keyed by run and draft: run_id is null when the report came from a run that
+    # was not logged, and the draft hash keeps such decisions of different drafts apart.
+    conn.execute(
+        """
+        ALTER TABLE feedback ADD COLUMN draft_sha256 TEXT;
+        ALTER TABLE feedback ADD COLUMN imported_at TIMESTAMP;
+        """
+    )
+
+
 _check_sequence()

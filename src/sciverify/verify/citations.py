@@ -18,7 +18,7 @@ from typing import Any
 
 from sciverify.errors import InputError
 
-_PANDOC = re.compile(r"\[([^\[\]]*?(?:^|[\s;\[-])-?@[\w][^\[\]]*)\](?!\()")
+_PANDOC = re.compile(r"\[((?:[^\[\]@]*?[\s;-])?-?@\w[^\[\]]*)\](?!\()")
 _PANDOC_KEY = re.compile(r"(?<![\w@])-?@([\w][\w:.#$%&+?<>~/-]*)")
 _NUMERIC = re.compile(r"(?<!\!)\[(\d{1,4}(?:\s*[-–,]\s*\d{1,4})*)\](?!\()")
 _YEAR = r"(?:19|20)\d{2}[a-z]?"

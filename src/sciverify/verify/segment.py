@@ -117,7 +117,10 @@ def _plain_heading(line: str) -> int | None:
     m = _NUMBERED_HEADING.match(line)
     if m:
         return m.group(1).count(".") + 1
-    if line[0].isupper() and (_heading_kind(line) or REFERENCE_HEADINGS.match(line)):
+    from sciverify.ingest.pdf_headings import kind_of
+
+    # Only the standard section names: a short sentence-like line is a fragment, not a heading.
+    if line[0].isupper() and (kind_of(line) or REFERENCE_HEADINGS.match(line)):
         return 1
     return None
 

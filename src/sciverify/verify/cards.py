@@ -1,0 +1,254 @@
+"""Cards (one per finding), downgrade wordings, lineage, and the risk heat of a paragraph.
+
+Risk, decided here and nowhere else:
+
+- red (0.70-1.00, "look now"): a claim is contradicted, or its evidence is in another paper
+  than the one cited (`citation_mismatch`).
+- yellow (0.35-0.65, "look"): a claim is partially supported; or a strong logic finding
+  (causal wording over correlational evidence, a universal claim over limited evidence, a
+  strengthened hedge, a contradiction of an earlier paragraph); or an unverifiable claim that
+  carries a specific number or cites a paper the corpus lacks (someone should check it by hand).
+- blue (0.00-0.30, low risk): everything else. Unverifiable alone is honest, not an error;
+  consistency and lineage notes raise the score inside blue but not the colour.
+
+The score inside a band grows with the confidence of the card that set the colour.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+
+from sciverify.entail import lexicon as lx
+from sciverify.records import Card, EvidenceRef, Finding, Risk, Status
+from sciverify.verify.evidence import ClaimCheck, Span
+
+STRONG_LOGIC = frozenset(
+    {"causal_over_correlational", "universal_over_limited", "strengthened_hedge",
+     "contradicts_earlier_paragraph"}
+)
+WARNING = "warning"  # the status of logic, consistency and lineage cards
+
+
+def keyword_of(text: str, limit: int = 4) -> str:
+    """A few words that name what the claim is about: its numbers, entities and key words."""
+    from sciverify.entail.quantities import parse_quantities
+
+    picks: list[tuple[int, str]] = [(q.span[0], q.text_of(text)) for q in parse_quantities(text)]
+    picks = picks[:1]
+    for w in lx.words(text):
+        if len(picks) >= limit:
+            break
+        if any(a <= w.start < a + len(t) for a, t in picks):
+            continue
+        if w.text.isupper() and len(w.text) >= 2 or lx.direction(w.lower):
+            picks.append((w.start, w.text))
+    content = [w for w in lx.words(text) if w.lower not in lx.STOPWORDS and not w.text[0].isdigit()
+               and w.lower not in ("study", "the")]
+    for w in sorted(content, key=lambda w: (-len(w.text), w.start)):
+        if len(picks) >= limit:
+            break
+        if all(w.start != a for a, _ in picks):
+            picks.append((w.start, w.text))
+    return " ".join(t for _, t in sorted(picks))
+
+
+def ref_of(span: Span, match_type: str, score: float | None = None) -> EvidenceRef:
+    return EvidenceRef(paper_id=span.paper_id, chunk_id=span.chunk_id, source=span.source,
+                       page=span.page, snippet=span.text, match_type=match_type,
+                       score=round(span.relevance if score is None else score, 4),
+                       title=span.title)
+
+
+def _where(span: Span | None) -> str:
+    if span is None:
+        return ""
+    title = span.title or span.paper_id
+    return f"{title}, p. {span.page}" if span.page else title
+
+
+# ---------------------------------------------------------------------------- downgrades
+
+_WEAKER = {
+    "proves": "suggests", "proved": "suggested", "proven": "suggested", "prove": "suggest",
+    "demonstrates": "suggests", "demonstrated": "suggested", "demonstrate": "suggest",
+    "shows": "suggests", "showed": "suggested", "shown": "suggested", "show": "suggest",
+    "establishes": "suggests", "established": "suggested", "establish": "suggest",
+    "confirms": "supports", "confirmed": "supported", "confirm": "support",
+    "always": "often", "never": "rarely", "invariably": "often",
+    "conclusively": "", "definitively": "", "unequivocally": "", "undoubtedly": "",
+    "certainly": "", "definitely": "",
+}
+
+
+def _replace_word(text: str, start: int, end: int, new: str) -> str:
+    old = text[start:end]
+    if new and old[:1].isupper():
+        new = new[0].upper() + new[1:]
+    out = text[:start] + new + text[end:]
+    return re.sub(r"\s{2,}", " ", out).replace(" .", ".")
+
+
+def downgrade(claim: str, finding: str | None, checks: Sequence[Finding], evidence: str) -> str | None:
+    """A weaker or corrected wording of `claim` for the finding; None when there is none."""
+    by_check = {f.check: f for f in checks if f.effect in ("partial", "contradict")}
+    if finding == "strengthened_hedge":
+        f = by_check.get("hedge")
+        if f and f.claim_span:
+            word = claim[f.claim_span[0] : f.claim_span[1]].lower()
+            if word in _WEAKER:
+                return _replace_word(claim, f.claim_span[0], f.claim_span[1], _WEAKER[word])
+        body = claim[0].lower() + claim[1:] if claim[:2] != claim[:2].upper() else claim
+        return f"The evidence suggests that {body}"
+    if finding == "dropped_condition":
+        f = by_check.get("condition")
+        if f and f.evidence_text:
+            cond = f.evidence_text.strip(" ,")
+            cond = cond[0].lower() + cond[1:]
+            return claim.rstrip(". ") + f" {cond}."
+    if finding == "unreported_number":
+        f = by_check.get("number")
+        if f and f.claim_span:
+            s, e = f.claim_span
+            open_at, close_at = claim.rfind("(", 0, s), claim.find(")", e)
+            if open_at != -1 and close_at != -1 and ")" not in claim[open_at:s]:
+                s, e = open_at, close_at + 1
+            return re.sub(r"\s{2,}", " ", (claim[:s].rstrip(" ,;") + claim[e:])).replace(" .", ".")
+    if finding == "number_mismatch":
+        f = by_check.get("number")
+        if f and f.claim_text and f.evidence_text:
+            return claim.replace(f.claim_text, f.evidence_text, 1)
+    return None
+
+
+# ---------------------------------------------------------------------------- fact cards
+
+
+def _action(check: ClaimCheck, down: str | None) -> str:
+    span, finding = check.deciding, check.finding
+    msg = next((f.message for f in (check.decision.findings if check.decision else ())
+                if f.effect in ("contradict", "partial")), "")
+    if finding == "cited_paper_missing":
+        labels = "; ".join(s.label for s in check.missing)
+        near = check.related[0] if check.related and check.related[0].relevance >= 0.3 else None
+        also = f"; meanwhile see {_where(near)}" if near else ""
+        return f"Add this paper to the corpus ({labels}) and verify again{also}."
+    if finding == "no_evidence":
+        near = check.related[0] if check.related and check.related[0].relevance >= 0.3 else None
+        look = f" The nearest passage is {_where(near)}." if near else ""
+        return ("No passage in the corpus addresses this claim: add the source it rests on "
+                f"(search for: {keyword_of(check.claim.text)}).{look}")
+    if finding == "citation_mismatch":
+        cited = "; ".join(s.label for s in check.sources) or "the cited paper"
+        return (f"Cite {_where(span)} for this, or check that {cited} reports it: the corpus "
+                "finds it there, not in the cited paper.")
+    if check.status == Status.supported:
+        return f"No change needed; the source states it ({_where(span)})."
+    if check.status == Status.contradicted:
+        detail = msg or "the source states something else"
+        fix = f" Suggested: {down!r}." if down else ""
+        return f"Check this against {_where(span)}: {detail}.{fix}"
+    if finding == "background_only":
+        return (f"Cite the original study: {_where(span)} states this only in its "
+                "introduction or related work.")
+    if finding == "related_not_entailed" and span is not None:
+        return f"Reword closer to what the source says ({_where(span)}): {span.text!r}."
+    fix = f" Suggested: {down!r}." if down else ""
+    return f"{msg[:1].upper() + msg[1:] if msg else 'The source says less'} ({_where(span)}).{fix}"
+
+
+def _match_type(check: ClaimCheck) -> str:
+    if check.status == Status.contradicted:
+        return "contradict"
+    if check.status == Status.supported or check.finding == "citation_mismatch":
+        return "entail"
+    probs = check.decision.probs if check.decision else None
+    return "entail" if probs and probs.entailment >= 0.5 else "related"
+
+
+def fact_card(check: ClaimCheck) -> Card:
+    """The fact card of one claim, with its deciding evidence first."""
+    evidence: list[EvidenceRef] = []
+    if check.deciding is not None:
+        p = check.decision.probs if check.decision else None
+        score = max(p.entailment, p.contradiction) if p else check.deciding.relevance
+        evidence.append(ref_of(check.deciding, _match_type(check), score))
+    for span in check.related:
+        if len(evidence) >= 3:
+            break
+        if span.relevance >= 0.3 and all(e.snippet != span.text for e in evidence):
+            cited_note = check.finding == "citation_mismatch" and span.cited
+            evidence.append(ref_of(span, "neutral" if cited_note else "related"))
+    if check.finding == "citation_mismatch" and not any(e.match_type == "neutral" for e in evidence):
+        cited = next((s for s in check.spans if s.cited), None)
+        if cited is not None:
+            evidence.append(ref_of(cited, "neutral"))
+    findings = check.decision.findings if check.decision else ()
+    down = None
+    if check.status in (Status.partially_supported, Status.contradicted):
+        down = downgrade(check.claim.text, check.finding, findings,
+                         check.deciding.text if check.deciding else "")
+    confidence = check.decision.confidence if check.decision else 1.0
+    return Card(paragraph_id=check.claim.paragraph_id, layer="fact", status=str(check.status),
+                confidence=round(float(confidence), 4), claim=check.claim.text,
+                keyword=keyword_of(check.claim.text), evidence=tuple(evidence),
+                suggested_action=_action(check, down), finding=check.finding, downgrade=down,
+                claim_id=check.claim.claim_id)
+
+
+# ---------------------------------------------------------------------------- lineage
+
+
+def lineage_cards(checks: Iterable[ClaimCheck]) -> list[Card]:
+    """Paragraphs whose supported claims (two or more) all rest on one single source."""
+    by_paragraph: dict[str, list[ClaimCheck]] = {}
+    for c in checks:
+        if c.status in (Status.supported, Status.partially_supported) and c.deciding \
+                and c.finding != "citation_mismatch":
+            by_paragraph.setdefault(c.claim.paragraph_id, []).append(c)
+    single: dict[str, tuple[str, list[ClaimCheck]]] = {}
+    for pid, items in by_paragraph.items():
+        papers = {c.deciding.paper_id for c in items if c.deciding}
+        if len(items) >= 2 and len(papers) == 1:
+            single[pid] = (papers.pop(), items)
+    cards = []
+    for pid, (paper, items) in sorted(single.items()):
+        others = sorted(p for p, (q, _) in single.items() if q == paper and p != pid)
+        span = items[0].deciding
+        assert span is not None  # filtered above
+        also = f"; so do {', '.join(others)}" if others else ""
+        cards.append(Card(
+            paragraph_id=pid, layer="lineage", status=WARNING, confidence=1.0, claim="",
+            keyword=(span.title or paper)[:80], evidence=(ref_of(span, "entail"),),
+            suggested_action=(f"All {len(items)} supported claims here rest on one source "
+                              f"({_where(span)}){also}; if it is wrong, they fall together. "
+                              "Consider an independent second source."),
+            finding="single_source"))
+    return cards
+
+
+# ---------------------------------------------------------------------------- risk
+
+
+def paragraph_risk(cards: Sequence[Card], *, unverifiable_yellow: bool = True) -> tuple[str, float]:
+    """The risk colour and a 0..1 score of one paragraph from its cards (see module doc)."""
+    red = [c for c in cards if c.layer == "fact" and (c.status == Status.contradicted
+                                                       or c.finding == "citation_mismatch")]
+    if red:
+        return str(Risk.red), round(0.7 + 0.3 * max(c.confidence for c in red), 4)
+    yellow = [c for c in cards if (c.layer == "fact" and c.status == Status.partially_supported)
+              or (c.layer == "logic" and c.finding in STRONG_LOGIC)]
+    if unverifiable_yellow:
+        yellow += [c for c in cards if c.layer == "fact" and c.status == Status.unverifiable
+                   and (c.finding == "cited_paper_missing" or _has_number(c.claim))]
+    if yellow:
+        return str(Risk.yellow), round(0.35 + 0.3 * max(c.confidence for c in yellow), 4)
+    notes = sum(1 for c in cards if c.layer in ("consistency", "lineage", "logic"))
+    unknown = sum(1 for c in cards if c.layer == "fact" and c.status == Status.unverifiable)
+    return str(Risk.blue), round(min(0.3, 0.05 * notes + 0.05 * unknown), 4)
+
+
+def _has_number(text: str) -> bool:
+    from sciverify.entail.quantities import parse_quantities
+
+    return bool(parse_quantities(text))

@@ -1,0 +1,261 @@
+"""Paragraphs -> atomic claims: one checkable statement each, with what it asserts and cites.
+
+A paragraph is split into sentences (`chunk.split_sentences`), then a sentence whose
+coordinated clauses each carry their own finding ("X increased A, and Y reduced B") into one
+claim per clause. Questions, transitions ("In this section we ...") and statements of intent
+("We will ...") are not claims: they are skipped and counted. Each claim keeps its span in the
+draft, its numbers, entities, hedges and conditions, and the citations written on it.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from sciverify.chunk import split_sentences
+from sciverify.entail import lexicon as lx
+from sciverify.verify.citations import Citation, find_citations, strip_citations
+from sciverify.verify.segment import Segment
+
+_QUESTION = re.compile(r"\?\s*[\"”’)]*\s*$")
+_TRANSITION = re.compile(
+    r"^(?:in this (?:section|chapter|review|paper|article|part)\b|"
+    r"this (?:section|chapter|review|paper|article) (?:describes|presents|reviews|discusses|"
+    r"summari[sz]es|outlines|covers|examines|is organi[sz]ed)\b|"
+    r"the (?:rest|remainder) of (?:this|the) (?:section|review|paper|article)\b|"
+    r"(?:next|below|here|now|first|finally|in what follows),? we (?:turn|describe|discuss|review|"
+    r"present|summari[sz]e|consider|outline|examine|look)\b|"
+    r"we (?:now|next|then) (?:turn|describe|discuss|review|present|consider)\b|"
+    r"the following (?:section|sections|paragraphs?|subsections?)\b|"
+    r"(?:table|figure|fig\.) \d+ (?:lists|summari[sz]es|gives|shows an overview)\b|"
+    r"see (?:table|figure|section|appendix)\b|"
+    r"(?:we|this review) (?:begin|start|conclude) (?:with|by)\b)",
+    re.IGNORECASE,
+)
+_INTENT = re.compile(
+    r"^(?:(?:we|i) (?:will|shall|intend to|plan to|aim to|propose to|would like to|want to)\b|"
+    r"(?:our|the) (?:aim|goal|objective|purpose)(?: of this (?:review|section|paper|work))? "
+    r"(?:is|was|here is) to\b|"
+    r"this (?:review|paper|section|work|article) (?:aims|seeks|sets out|attempts|intends) to\b|"
+    r"let us\b|future (?:work|studies|research) (?:will|should|could|may)\b)",
+    re.IGNORECASE,
+)
+_MARKUP = (
+    (re.compile(r"^\s*(?:[-*+•]|\d{1,3}[.)])\s+", re.MULTILINE), ""),  # list markers
+    (re.compile(r"^\s*>\s?", re.MULTILINE), ""),  # quotes
+    (re.compile(r"!?\[([^\]]*)\]\([^)]*\)"), r"\1"),  # links and images -> their text
+    (re.compile(r"(\*\*|__)(.+?)\1"), r"\2"),
+    (re.compile(r"(?<![\w*])([*_])(?!\s)(.+?)(?<!\s)\1(?![\w*])"), r"\2"),
+    (re.compile(r"`([^`]*)`"), r"\1"),
+    (re.compile(r"\s+"), " "),
+)
+CAUSAL = re.compile(
+    r"\b(?:caus(?:e|es|ed|ing)|lead(?:s|ing)? to|led to|result(?:s|ed|ing)? in|due to|"
+    r"because of|driv(?:e|es|en|ing)\b|induc(?:e|es|ed|ing)\b|responsible for|attributable to|"
+    r"is the cause)",
+    re.IGNORECASE,
+)
+UNIVERSAL = re.compile(
+    r"\b(?:all|always|never|every|none|invariably|universally|without exception|"
+    r"in (?:every|all) (?:cases?|patients?|stud(?:y|ies)|settings?))\b",
+    re.IGNORECASE,
+)
+_CONDITION = re.compile(
+    r"\b(?:in|among|for|under|during|at)\s+(?:[\w-]+\s+){0,3}?(?:mice|rats?|children|adults|"
+    r"women|men|infants|patients|participants|pups|animals|vitro|vivo|conditions|pregnancy|"
+    r"trauma|weeks?|months?|years?)\b(?:\s+(?:who|with|aged|under|over)\s+[^,;.()]{1,40})?",
+    re.IGNORECASE,
+)
+# Acronyms and symbols ("IDA", "Hb", "p53") anywhere; capitalised names after the first word.
+_ACRONYM = re.compile(r"\b(?:[A-Z][a-z]?[A-Z0-9][\w-]*|[A-Z]{2,}s?|[A-Z][a-z](?=[\s,.;)])|"
+                      r"[A-Z]\.?\s[a-z]{3,}(?=[\s,.;)]))")
+_NAME_WORD = re.compile(r"\b[A-Z][a-z][\w-]+")
+_NOT_ENTITIES = frozenset("The This These Those That There Their It In On For We Our Table Figure "
+                          "However Moreover Furthermore Although While When Both Each All".split())
+_FINITE = frozenset(
+    lx.split_words(
+        """
+        is are was were has have had showed show shows found find finds reported reports
+        increased decreased reduced improved raised lowered caused led leads causes produced
+        performed differed remained achieved yielded demonstrated suggested indicated revealed
+        observed exceeded outperformed recognised recognized made took gave runs ran did
+        does do differ differs differed change changed changes rose fell grew declined
+        recognise recognize predicted predicts affects affected
+        """
+    )
+)
+_CONJUNCTION_SPLIT = re.compile(r"(?:;\s+|,\s+(?:and|but|whereas|while)\s+|\s+whereas\s+)")
+
+
+@dataclass(frozen=True, slots=True)
+class Claim:
+    """One atomic, checkable statement of the draft."""
+
+    claim_id: str  # "p_003.c2"
+    paragraph_id: str
+    text: str  # the statement, markup and citation markers removed
+    span: tuple[int, int]  # its characters in the draft
+    citations: tuple[Citation, ...] = ()  # written on this claim (or on its sentence)
+    context_citations: tuple[Citation, ...] = ()  # from an earlier sentence it continues
+    numbers: tuple[str, ...] = ()
+    entities: tuple[str, ...] = ()
+    hedges: tuple[str, ...] = ()
+    conditions: tuple[str, ...] = ()
+    causal: bool = False
+    universal: bool = False
+    anaphoric: bool = False  # starts with "This", "They", "These": needs context to retrieve
+
+    @property
+    def is_simple(self) -> bool:
+        """Nothing specific to check: no number, entity, citation, finding or hedge word."""
+        if self.numbers or self.entities or self.citations or self.hedges or self.causal:
+            return False
+        words = lx.words(self.text)
+        if any(lx.direction(w.lower) for w in words):
+            return False
+        return len(lx.content_stems(words)) <= 8
+
+
+@dataclass(slots=True)
+class ParagraphClaims:
+    claims: list[Claim] = field(default_factory=list)
+    skipped: list[tuple[str, str]] = field(default_factory=list)  # (sentence, reason)
+
+
+def clean(text: str) -> str:
+    """Sentence text for models and checks: Markdown markup and citation markers removed."""
+    for pattern, repl in _MARKUP:
+        text = pattern.sub(repl, text)
+    return strip_citations(text.strip())
+
+
+def skip_reason(sentence: str) -> str | None:
+    """Why a sentence is not a claim (question, transition, intent, lead-in, fragment), or None."""
+    s = sentence.strip()
+    if _QUESTION.search(s):
+        return "question"
+    if _TRANSITION.match(s):
+        return "transition"
+    if _INTENT.match(s):
+        return "intent"
+    if s.endswith(":"):
+        return "lead-in"
+    if len(re.findall(r"[A-Za-z]{2,}", s)) < 4:
+        return "fragment"
+    return None
+
+
+def _depth_zero(text: str) -> list[int]:
+    """Positions of text outside any (...) or [...]."""
+    depth, out = 0, []
+    for i, ch in enumerate(text):
+        depth += 1 if ch in "([" else -1 if ch in ")]" else 0
+        depth = max(depth, 0)
+        if depth == 0:
+            out.append(i)
+    return out
+
+
+def _has_finding(text: str) -> bool:
+    words = lx.words(text)
+    return any(w.lower in _FINITE or lx.direction(w.lower) for w in words) or bool(
+        re.search(r"\d", text)
+    )
+
+
+def split_clauses(sentence: str) -> list[tuple[int, int]]:
+    """Spans of the coordinated clauses of `sentence` that each carry their own finding."""
+    free = set(_depth_zero(sentence))
+    cuts: list[tuple[int, int]] = []
+    for m in _CONJUNCTION_SPLIT.finditer(sentence):
+        if m.start() in free:
+            cuts.append(m.span())
+    if not cuts:
+        return [(0, len(sentence))]
+    spans, start = [], 0
+    for a, b in cuts:
+        spans.append((start, a, b))
+        start = b
+    pieces = [(s, a) for s, a, _ in spans] + [(start, len(sentence))]
+    out: list[tuple[int, int]] = []
+    for s, e in pieces:
+        part = sentence[s:e]
+        first = lx.words(part)[:1]
+        own_subject = bool(first) and first[0].lower not in _FINITE and not lx.direction(
+            first[0].lower)
+        if (out and len(re.findall(r"[A-Za-z]{2,}", part)) >= 4 and _has_finding(part)
+                and own_subject and _has_finding(sentence[out[-1][0] : out[-1][1]])):
+            out.append((s, e))
+        elif out:
+            out[-1] = (out[-1][0], e)
+        else:
+            out.append((s, e))
+    return out
+
+
+_LIST_ITEM = re.compile(r"^\s*(?:[-*+•]|\d{1,3}[.)])\s+", re.MULTILINE)
+_ANAPHOR = re.compile(r"^(?:this|these|those|it|its|they|their|such|the same|both)\b",
+                      re.IGNORECASE)
+
+
+def _features(text: str) -> dict[str, object]:
+    from sciverify.entail.quantities import parse_quantities
+
+    words = lx.words(text)
+    hedges = tuple(dict.fromkeys(w.lower for w in words
+                                 if lx.HEDGE_LEVEL.get(w.lower, lx.ASSERTION_LEVEL) != 3))
+    first = words[0].start if words else 0
+    found = [m.group() for m in _ACRONYM.finditer(text) if m.group() not in _NOT_ENTITIES]
+    found += [m.group() for m in _NAME_WORD.finditer(text)
+              if m.start() > first and m.group() not in _NOT_ENTITIES]
+    entities = tuple(dict.fromkeys(found))
+    return {
+        "numbers": tuple(q.text_of(text) for q in parse_quantities(text)),
+        "entities": entities,
+        "hedges": hedges,
+        "conditions": tuple(m.group() for m in _CONDITION.finditer(text)),
+        "causal": bool(CAUSAL.search(text)),
+        "universal": bool(UNIVERSAL.search(text)),
+        "anaphoric": bool(_ANAPHOR.match(text)),
+    }
+
+
+def extract_claims(paragraph: Segment) -> ParagraphClaims:
+    """The claims of one paragraph (none for a table), and the sentences skipped as non-claims."""
+    out = ParagraphClaims()
+    if paragraph.kind == "table":
+        return out
+    base = paragraph.span[0]
+    previous: tuple[Citation, ...] = ()
+    n = 0
+    first_item = _LIST_ITEM.search(paragraph.text) if paragraph.kind == "list" else None
+    for s, e in split_sentences(paragraph.text):
+        sentence = paragraph.text[s:e]
+        text = clean(sentence)
+        reason = skip_reason(text)
+        if first_item is not None and s < first_item.start() and not reason:
+            reason = "lead-in"  # the words that introduce a list are not a claim of their own
+        if reason:
+            out.skipped.append((text, reason))
+            continue
+        sentence_cites = tuple(find_citations(sentence, base + s))
+        for cs, ce in split_clauses(sentence):
+            part = sentence[cs:ce].strip(" ,;")
+            offset = sentence.find(part, cs)
+            part_text = re.sub(r"[,;:]\s*(?:and|or)?\s*[.]?$", "", clean(part)).strip()
+            if not part_text:
+                continue
+            if part_text[0].islower():
+                part_text = part_text[0].upper() + part_text[1:]
+            if not part_text.endswith((".", "!")):
+                part_text += "."
+            own = tuple(find_citations(part, base + s + offset)) or sentence_cites
+            n += 1
+            features = _features(part_text)
+            claim = Claim(f"{paragraph.paragraph_id}.c{n}", paragraph.paragraph_id, part_text,
+                          (base + s + offset, base + s + offset + len(part)), own,
+                          () if own else previous, **features)  # type: ignore[arg-type]
+            out.claims.append(claim)
+        if sentence_cites:
+            previous = sentence_cites
+    return out

@@ -1,0 +1,276 @@
+"""The PyMuPDF parser on real PDFs from the shared corpora, and on broken copies of them."""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+
+import pymupdf
+import pytest
+
+from sciverify.errors import ParseError
+from sciverify.ingest.pymupdf import parse_pdf
+from sciverify.records import Block, BlockKind, ParsedDocument, SectionKind, VersionKind
+
+ACL = "s2j__N18-3011_literature_graph.pdf"  # two columns, NAACL 2018
+BMC = "gcp__0046d83a_jner2016_multicontact_fes.pdf"  # BioMed Central, running heads
+ARXIV = "pm__aaai_paraphrase_generation.pdf"  # arXiv stamp in the margin
+REVTEX = (
+    "sz__paper_14_prisoners_dilemma_phase_transitions.pdf"  # no abstract label, no refs heading
+)
+LNCS = "grobid__kopp_gadr.pdf"  # one column, 3 pages
+
+
+@pytest.fixture(scope="module")
+def parsed(shared_corpora: Path) -> Callable[[str], ParsedDocument]:
+    cache: dict[str, ParsedDocument] = {}
+
+    def get(name: str) -> ParsedDocument:
+        if name not in cache:
+            cache[name] = parse_pdf(shared_corpora / "pdfs" / name)
+        return cache[name]
+
+    return get
+
+
+def blocks(doc: ParsedDocument) -> list[Block]:
+    return [b for s in doc.sections for b in s.blocks]
+
+
+def section(doc: ParsedDocument, heading: str):  # type: ignore[no-untyped-def]
+    return next(s for s in doc.sections if s.heading == heading)
+
+
+def test_front_matter_of_a_conference_paper(parsed: Callable[[str], ParsedDocument]) -> None:
+    doc = parsed(ACL)
+    assert doc.title == "Construction of the Literature Graph in Semantic Scholar"
+    assert doc.page_count == 8
+    assert doc.authors[:2] == ("Waleed Ammar", "Dirk Groeneveld")
+    assert len(doc.authors) == 23 and doc.authors[-1] == "Oren Etzioni"
+    assert doc.venue == "Proceedings of NAACL-HLT 2018"
+    assert doc.year == 2018
+    assert doc.version_kind == VersionKind.published
+    assert doc.parser == "pymupdf"
+    assert doc.parser_version == f"sciverify-pymupdf/1 + PyMuPDF {pymupdf.__version__}"
+    assert doc.has_text_layer and doc.warnings == ()
+
+
+def test_sections_headings_levels_and_kinds(parsed: Callable[[str], ParsedDocument]) -> None:
+    doc = parsed(ACL)
+    intro = section(doc, "1 Introduction")
+    assert (intro.kind, intro.level) == (SectionKind.introduction, 1)
+    assert section(doc, "2.1 Node Types").level == 2
+    assert section(doc, "6 Conclusion and Future Work").kind == SectionKind.conclusion
+    assert section(doc, "References").kind == SectionKind.references
+    assert doc.abstract is not None
+    assert doc.abstract.startswith("We describe a deployed scalable system for organizing")
+    # "litera-\nture" and "facili-\ntate" are repaired; "meta-\nanalysis" keeps its hyphen
+    assert "scientific literature into a heterogeneous graph to facilitate" in doc.abstract
+    assert any("systematic review and meta-analysis" in b.text for b in blocks(doc))
+
+
+def test_sentence_continues_across_the_column_break(
+    parsed: Callable[[str], ParsedDocument],
+) -> None:
+    doc = parsed(ACL)
+    intro = section(doc, "1 Introduction").blocks
+    left = next(i for i, b in enumerate(intro) if b.text.endswith("(e.g., Xiong et al.,"))
+    following = [b for b in intro[left + 1 :] if b.kind == BlockKind.text]
+    assert following[0].text.startswith("2017). We describe methods used in a scalable")
+    assert intro[left].page == following[0].page == 1
+    assert intro[left].bbox is not None and following[0].bbox is not None
+    assert intro[left].bbox[2] < 300 < following[0].bbox[0]  # left column, then right
+
+
+def test_captions_and_tables_are_their_own_blocks(parsed: Callable[[str], ParsedDocument]) -> None:
+    by_ref = {b.ref: b for b in blocks(parsed(ACL)) if b.ref}
+    assert by_ref["Figure 1"].kind == BlockKind.caption
+    assert by_ref["Figure 1"].text == "Figure 1: Part of the literature graph."
+    assert by_ref["Figure 1"].page == 1
+    assert by_ref["Table 1"].kind == BlockKind.table
+    assert by_ref["Table 1"].text.startswith("Table 1: Results of the ScienceParse system.")
+    assert {"Table 2", "Table 3", "Table 4"} <= set(by_ref)
+
+
+def test_references_split_into_entries(parsed: Callable[[str], ParsedDocument]) -> None:
+    acl = parsed(ACL).references
+    assert abs(len(acl) - 27) <= 4  # S2ORC lists 27 bibliography entries
+    assert acl[0].authors[0] == "Waleed Ammar" and acl[0].year == 2017
+    bmc = parsed(BMC).references
+    assert len(bmc) == 49
+    assert bmc[0].raw.startswith("1. Quandt F, Hummel FC.")
+    assert (bmc[0].year, bmc[0].doi) == (2014, "10.1186/2040-7378-6-9")
+
+
+def test_publisher_version_metadata_and_subsections(
+    parsed: Callable[[str], ParsedDocument],
+) -> None:
+    doc = parsed(BMC)
+    assert doc.doi == "10.1186/s12984-016-0129-6"
+    assert doc.license == "CC BY"
+    assert doc.version_kind == VersionKind.published
+    assert (doc.year, doc.venue) == (2016, "Journal of NeuroEngineering and Rehabilitation")
+    participants = section(doc, "Participants")
+    assert (participants.kind, participants.level) == (SectionKind.methods, 2)
+    assert section(doc, "Methods").level == 1
+
+
+def test_running_heads_and_page_numbers_are_removed(
+    parsed: Callable[[str], ParsedDocument],
+) -> None:
+    texts = [b.text for b in blocks(parsed(BMC))]
+    assert not any("Page 3 of 9" in t for t in texts)
+    assert not any("Journal of NeuroEngineering and Rehabilitation (2016) 13:" in t for t in texts)
+    lncs = [b.text for b in blocks(parsed(LNCS))]
+    assert not any(t.startswith("56 Oliver Kopp") for t in lncs)  # head with the page number
+    excerpt = parsed("docling__2305.03393v1_page9.pdf")
+    assert excerpt.page_count == 1
+    assert not any("Optimized Table Tokenization" in b.text for b in blocks(excerpt))
+    assert [s.heading for s in excerpt.sections if s.heading[:1].isdigit()] == [
+        "5.1 Hyper Parameter Optimization",
+        "5.2 Quantitative Results",
+    ]
+
+
+def test_arxiv_preprint_version(parsed: Callable[[str], ParsedDocument]) -> None:
+    doc = parsed(ARXIV)
+    assert doc.arxiv_id == "2202.00535v1"
+    assert (doc.version_kind, doc.version_label) == (VersionKind.preprint, "v1")
+    assert doc.year == 2022
+    assert doc.title is not None and doc.title.startswith(
+        "Novelty Controlled Paraphrase Generation"
+    )
+
+
+def test_revtex_unlabelled_abstract_unheaded_references_equations(
+    parsed: Callable[[str], ParsedDocument],
+) -> None:
+    doc = parsed(REVTEX)
+    assert doc.abstract is not None
+    assert doc.abstract.startswith("We present a collaboration ring model")
+    assert len(doc.references) == 41
+    assert doc.references[0].raw.startswith("[1] R. Axelrod and W. D. Hamilton")
+    assert sum(b.kind == BlockKind.equation for b in blocks(doc)) >= 5
+
+
+def test_provisional_pdf_is_the_accepted_version(
+    parsed: Callable[[str], ParsedDocument],
+) -> None:
+    doc = parsed("norma__trials2014_provisional_manuscript.pdf")
+    assert doc.version_kind == VersionKind.accepted
+    assert doc.doi == "10.1186/1745-6215-15-486"
+    assert doc.abstract is not None and doc.abstract.startswith("Background: Inhaled nitric oxide")
+
+
+def test_margin_line_numbers_are_removed(shared_corpora: Path, tmp_path: Path) -> None:
+    original = shared_corpora / "pdfs" / LNCS
+    numbered = tmp_path / "numbered.pdf"
+    with pymupdf.open(original) as pdf:
+        for page in pdf:
+            baselines = sorted(
+                {
+                    round(line["bbox"][3], 1)
+                    for block in page.get_text("dict", flags=pymupdf.TEXT_MEDIABOX_CLIP)["blocks"]
+                    if block["type"] == 0
+                    for line in block["lines"]
+                }
+            )
+            writer = pymupdf.TextWriter(page.rect)
+            for n, y in enumerate(baselines, 1):
+                writer.append((110, y - 2), str(n), fontsize=7)
+            writer.write_text(page)
+        pdf.save(numbered)
+    before, after = parse_pdf(original), parse_pdf(numbered)
+    assert [s.heading for s in after.sections] == [s.heading for s in before.sections]
+    assert after.abstract == before.abstract
+    same = sum(a.text == b.text for a, b in zip(blocks(before), blocks(after), strict=False))
+    assert same >= 0.9 * len(blocks(before))
+
+
+def test_garbled_text_is_dropped_with_a_warning(parsed: Callable[[str], ParsedDocument]) -> None:
+    doc = parsed("norma__f1000research_3_305_garbled_header.pdf")
+    assert any("no Unicode mapping" in w for w in doc.warnings)
+    assert not any(b.text.count("\ufffd") * 3 > len(b.text) for b in blocks(doc))
+    assert section(doc, "Materials and methods").kind == SectionKind.methods
+    assert len(doc.references) == 43
+
+
+def test_scan_without_text_layer(shared_corpora: Path) -> None:
+    scan = shared_corpora / "pdfs" / "mineru__small_ocr_scanned_no_text.pdf"
+    with pytest.raises(ParseError) as err:
+        parse_pdf(scan, ocr=False)
+    assert "no text layer" in err.value.message
+    assert err.value.hint is not None and "OCR with tesseract if installed" in err.value.hint
+    if shutil.which("tesseract") is None:  # with tesseract on PATH the default OCRs instead
+        with pytest.raises(ParseError, match="no text layer"):
+            parse_pdf(scan)
+
+
+def _copy(shared_corpora: Path, tmp_path: Path) -> tuple[Path, bytes]:
+    data = (shared_corpora / "pdfs" / LNCS).read_bytes()
+    return tmp_path / "paper.pdf", data
+
+
+def test_empty_file(shared_corpora: Path, tmp_path: Path) -> None:
+    path, _ = _copy(shared_corpora, tmp_path)
+    path.write_bytes(b"")
+    with pytest.raises(ParseError, match="empty file") as err:
+        parse_pdf(path)
+    assert err.value.path == str(path) and err.value.hint
+
+
+def test_renamed_text_file(shared_corpora: Path, tmp_path: Path) -> None:
+    path, _ = _copy(shared_corpora, tmp_path)
+    path.write_text("Title: a draft\n\nThis is plain text, not a PDF.\n")
+    with pytest.raises(ParseError, match="not a PDF") as err:
+        parse_pdf(path)
+    assert err.value.hint
+
+
+def test_truncated_pdf(shared_corpora: Path, tmp_path: Path) -> None:
+    path, data = _copy(shared_corpora, tmp_path)
+    path.write_bytes(data[: len(data) * 6 // 10])
+    with pytest.raises(ParseError, match="truncated") as err:
+        parse_pdf(path)
+    assert "\n" not in err.value.message and err.value.hint
+
+
+def test_corrupted_pdf(shared_corpora: Path, tmp_path: Path) -> None:
+    path, data = _copy(shared_corpora, tmp_path)
+    path.write_bytes(data[:9] + bytes(range(256)) * 64)  # the header survives, nothing else
+    with pytest.raises(ParseError, match="corrupt PDF") as err:
+        parse_pdf(path)
+    assert err.value.hint
+
+
+def test_encrypted_pdf(
+    shared_corpora: Path, tmp_path: Path, parsed: Callable[[str], ParsedDocument]
+) -> None:
+    path = tmp_path / "locked.pdf"
+    with pymupdf.open(shared_corpora / "pdfs" / LNCS) as pdf:
+        pdf.save(path, encryption=pymupdf.PDF_ENCRYPT_AES_256, user_pw="user", owner_pw="owner")
+    with pytest.raises(ParseError, match="encrypted PDF needs a password") as err:
+        parse_pdf(path)
+    assert err.value.hint is not None and "decrypt" in err.value.hint
+    # an owner password alone (no user password) does not stop reading
+    open_copy = tmp_path / "owner-only.pdf"
+    with pymupdf.open(shared_corpora / "pdfs" / LNCS) as pdf:
+        pdf.save(open_copy, encryption=pymupdf.PDF_ENCRYPT_AES_256, owner_pw="owner")
+    assert parse_pdf(open_copy).title == parsed(LNCS).title
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "grobid__zfn_solitary_wave_scanned_ocr.pdf",  # noisy OCR layer
+        "cer__cebaf_th_94_08_preprint.pdf",  # rotated pages, text as scaled glyphs
+        "grobid__oecs12_quantum_dot_abstract.pdf",  # a one-page abstract
+    ],
+)
+def test_odd_documents_still_parse(parsed: Callable[[str], ParsedDocument], name: str) -> None:
+    doc = parsed(name)
+    assert doc.page_count >= 1 and doc.sections
+    for b in blocks(doc):
+        assert b.page is not None and 1 <= b.page <= doc.page_count
+        assert b.bbox is not None and b.bbox[0] <= b.bbox[2] and b.bbox[1] <= b.bbox[3]
