@@ -1,6 +1,11 @@
 """Ingest speed on real PDFs against two baselines measured on the same files in the same run.
 
+    pip install -e '.[bench]'   # the pymupdf4llm baseline
     python benchmarks/ingest_speed.py [--pdfs ../shared/corpora/pdfs] [--format json]
+
+The baseline package is kept out of the runtime environment on purpose: with pymupdf4llm (and
+its pymupdf_layout) installed, every `import pymupdf` loads layout models. Install it for this
+benchmark only, in a separate venv if you care about ingest start-up time.
 
 Prints pages/second for: bare PyMuPDF `page.get_text("dict")` (the floor any structure-aware
 parser pays), `pymupdf4llm.to_markdown` (the closest structure-producing peer), and sciverify

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gzip
+import itertools
 import json
 import re
 from pathlib import Path
@@ -24,7 +25,9 @@ VENUES = ("Nature Medicine", "The Lancet", "Cell")
 def scifact_docs(shared_corpora: Path) -> list[Bm25Doc]:
     """The first 300 SciFact abstracts as chunks, with metadata spread over them by position."""
     docs = []
-    with gzip.open(shared_corpora / "scifact" / "beir" / "corpus.jsonl.gz", "rt", encoding="utf-8") as fh:
+    with gzip.open(
+        shared_corpora / "scifact" / "beir" / "corpus.jsonl.gz", "rt", encoding="utf-8"
+    ) as fh:
         for i, line in enumerate(fh):
             if i == N_DOCS:
                 break
@@ -62,8 +65,12 @@ def _words(doc: Bm25Doc) -> set[str]:
 
 
 def test_stemming_matches_other_word_forms(bm25_dir: Path, scifact_docs: list[Bm25Doc]) -> None:
-    singular_only = [d.chunk_id for d in scifact_docs if "mutation" in _words(d) and "mutations" not in _words(d)]
-    assert singular_only, "the sample should hold an abstract that says 'mutation' but never 'mutations'"
+    singular_only = [
+        d.chunk_id for d in scifact_docs if "mutation" in _words(d) and "mutations" not in _words(d)
+    ]
+    assert singular_only, (
+        "the sample should hold an abstract that says 'mutation' but never 'mutations'"
+    )
     hits = {cid for cid, _ in Bm25Index.open(bm25_dir).search("mutations", 50)}
     assert set(singular_only) <= hits
 
@@ -71,7 +78,7 @@ def test_stemming_matches_other_word_forms(bm25_dir: Path, scifact_docs: list[Bm
 def test_results_are_sorted_and_scored(bm25_dir: Path) -> None:
     hits = Bm25Index.open(bm25_dir).search("insulin resistance in obese mice", 20)
     assert len(hits) == 20
-    assert all(a[1] >= b[1] for a, b in zip(hits, hits[1:]))
+    assert all(a[1] >= b[1] for a, b in itertools.pairwise(hits))
     assert all(score > 0 for _, score in hits)
 
 
@@ -91,14 +98,22 @@ def test_title_words_count(bm25_dir: Path, scifact_docs: list[Bm25Doc]) -> None:
         (Filters(evidence_types=("method", "background")), lambda d: d.evidence_type != "result"),
         (Filters(kinds=("table",)), lambda d: d.kind == "table"),
         (Filters(venues=("the lancet",)), lambda d: d.venue == "The Lancet"),
-        (Filters(year_min=2000, kinds=("text",), venues=("Cell",)), lambda d: d.year >= 2000 and d.kind == "text" and d.venue == "Cell"),
+        (
+            Filters(year_min=2000, kinds=("text",), venues=("Cell",)),
+            lambda d: d.year >= 2000 and d.kind == "text" and d.venue == "Cell",
+        ),
     ],
 )
-def test_filters_restrict_hits_and_keep_scores(bm25_dir: Path, by_id: dict[str, Bm25Doc], filters: Filters, check) -> None:  # type: ignore[no-untyped-def]
+def test_filters_restrict_hits_and_keep_scores(
+    bm25_dir: Path, by_id: dict[str, Bm25Doc], filters: Filters, check
+) -> None:  # type: ignore[no-untyped-def]
     index = Bm25Index.open(bm25_dir)
     query = "cell protein expression in patients"
     unfiltered = dict(index.search(query, N_DOCS))
-    expected = sorted(((cid, s) for cid, s in unfiltered.items() if check(by_id[cid])), key=lambda p: (-p[1], p[0]))
+    expected = sorted(
+        ((cid, s) for cid, s in unfiltered.items() if check(by_id[cid])),
+        key=lambda p: (-p[1], p[0]),
+    )
     filtered = index.search(query, 10, filters)
     assert filtered and all(check(by_id[cid]) for cid, _ in filtered)
     assert [cid for cid, _ in filtered] == [cid for cid, _ in expected[:10]]
@@ -135,7 +150,12 @@ def test_query_without_words_returns_nothing(bm25_dir: Path) -> None:
 def test_add_replaces_and_delete_removes(scifact_docs: list[Bm25Doc], tmp_path: Path) -> None:
     path = tmp_path / "lexical"
     build_bm25(path, scifact_docs[:50], rebuild=True)
-    changed = Bm25Doc(scifact_docs[0].chunk_id, scifact_docs[0].paper_id, "zebrafish zebrafish telomerase", title="x")
+    changed = Bm25Doc(
+        scifact_docs[0].chunk_id,
+        scifact_docs[0].paper_id,
+        "zebrafish zebrafish telomerase",
+        title="x",
+    )
     add_bm25(path, [changed, *scifact_docs[50:60]])
     index = Bm25Index.open(path)
     assert index.num_docs == 60
@@ -168,12 +188,14 @@ def embedded(scifact_docs: list[Bm25Doc]) -> tuple[Embedder, np.ndarray, np.ndar
 
 
 def test_embedder_shape_norm_and_id(embedded: tuple[Embedder, np.ndarray, np.ndarray]) -> None:
-    embedder, passages, queries = embedded
+    embedder, passages, _ = embedded
     assert embedder.dim == 384 and passages.shape == (N_DOCS, 384)
     assert np.allclose(np.linalg.norm(passages, axis=1), 1.0, atol=1e-5)
     assert embedder.model_id.startswith("all-MiniLM-L6-v2@")
     seen: list[tuple[int, int]] = []
-    embedder.encode_passages(["a", "b", "c"], on_batch=lambda done, total: seen.append((done, total)))
+    embedder.encode_passages(
+        ["a", "b", "c"], on_batch=lambda done, total: seen.append((done, total))
+    )
     assert seen[-1] == (3, 3)
     assert np.allclose(embedder.encode_query("insulin"), embedder.encode_queries(["insulin"])[0])
 
@@ -188,7 +210,9 @@ def _indexes(passages: np.ndarray) -> tuple[DenseIndex, DenseIndex]:
     return flat, hnsw
 
 
-def test_flat_and_hnsw_agree_on_the_top_hit(embedded: tuple[Embedder, np.ndarray, np.ndarray]) -> None:
+def test_flat_and_hnsw_agree_on_the_top_hit(
+    embedded: tuple[Embedder, np.ndarray, np.ndarray],
+) -> None:
     _, passages, queries = embedded
     flat, hnsw = _indexes(passages)
     exact = queries @ passages.T
@@ -202,13 +226,19 @@ def test_flat_and_hnsw_agree_on_the_top_hit(embedded: tuple[Embedder, np.ndarray
     assert own >= 15
 
 
-def test_save_load_round_trip(embedded: tuple[Embedder, np.ndarray, np.ndarray], tmp_path: Path) -> None:
+def test_save_load_round_trip(
+    embedded: tuple[Embedder, np.ndarray, np.ndarray], tmp_path: Path
+) -> None:
     _, passages, queries = embedded
     for index in _indexes(passages):
         path = tmp_path / f"dense_{index.is_hnsw}.faiss"
         index.save(path)
         loaded = DenseIndex.load(path)
-        assert (loaded.ntotal, loaded.dim, loaded.is_hnsw) == (index.ntotal, index.dim, index.is_hnsw)
+        assert (loaded.ntotal, loaded.dim, loaded.is_hnsw) == (
+            index.ntotal,
+            index.dim,
+            index.is_hnsw,
+        )
         assert loaded.search(queries[0], 10) == index.search(queries[0], 10)
 
 
@@ -230,7 +260,9 @@ def test_score_rows_growth_and_removal(embedded: tuple[Embedder, np.ndarray, np.
     index = DenseIndex(passages.shape[1], hnsw_threshold=200)
     index.add(passages[:150], range(150))
     assert not index.is_hnsw
-    assert index.score_rows(queries[0], [3, 7]) == pytest.approx(passages[[3, 7]] @ queries[0], abs=1e-5)
+    assert index.score_rows(queries[0], [3, 7]) == pytest.approx(
+        passages[[3, 7]] @ queries[0], abs=1e-5
+    )
     assert index.remove([3, 7]) == 2 and index.ntotal == 148
     index.add(passages[150:], range(150, N_DOCS))  # crosses the threshold: becomes HNSW
     assert index.is_hnsw and index.ntotal == N_DOCS - 2
@@ -240,3 +272,13 @@ def test_score_rows_growth_and_removal(embedded: tuple[Embedder, np.ndarray, np.
         index.remove([5])
     with pytest.raises(StaleIndex):
         index.search(np.zeros(10, dtype=np.float32), 3)
+
+
+def test_score_chunks_matches_search(bm25_dir: Path, scifact_docs: list[Bm25Doc]) -> None:
+    index = Bm25Index.open(bm25_dir)
+    query = "tumour suppressor gene expression"
+    full = dict(index.search(query, N_DOCS))
+    some = [d.chunk_id for d in scifact_docs[:40]]
+    scored = index.score_chunks(query, some + ["not-indexed:x:0"])
+    assert scored == pytest.approx({c: full[c] for c in some if c in full})
+    assert len(scored) < len(some)  # some abstracts share no term with the query and are left out

@@ -264,7 +264,6 @@ def test_encrypted_pdf(
     "name",
     [
         "grobid__zfn_solitary_wave_scanned_ocr.pdf",  # noisy OCR layer
-        "cer__cebaf_th_94_08_preprint.pdf",  # rotated pages, text as scaled glyphs
         "grobid__oecs12_quantum_dot_abstract.pdf",  # a one-page abstract
     ],
 )
@@ -274,3 +273,19 @@ def test_odd_documents_still_parse(parsed: Callable[[str], ParsedDocument], name
     for b in blocks(doc):
         assert b.page is not None and 1 <= b.page <= doc.page_count
         assert b.bbox is not None and b.bbox[0] <= b.bbox[2] and b.bbox[1] <= b.bbox[3]
+
+
+def test_rotated_page_is_read_upright(shared_corpora: Path, tmp_path: Path) -> None:
+    # a 1994 preprint whose pages are rotated 270 degrees, one word per text line
+    first_pages = tmp_path / "rotated.pdf"
+    with pymupdf.open(shared_corpora / "pdfs" / "cer__cebaf_th_94_08_preprint.pdf") as pdf:
+        pdf.select([0, 1])
+        pdf.save(first_pages)
+    doc = parse_pdf(first_pages)
+    assert doc.arxiv_id == "hep-ph/9412269" and doc.version_kind == VersionKind.preprint
+    assert doc.year == 1994
+    texts = " ".join(b.text for b in blocks(doc))
+    # glyphs are placed one by one, so some words keep a kerning gap ("Departmen t")
+    assert any("Mesons In A Relativistic" in s.heading for s in doc.sections)
+    assert "J. Zeng, J. W. V an Orden and W. Rob erts" in texts
+    assert "Old Dominion" in texts

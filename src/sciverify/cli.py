@@ -264,6 +264,7 @@ class ModeOpt(StrEnum):
 
 
 class FusionOpt(StrEnum):
+    exact = "exact"
     rrf = "rrf"
     score = "score"
 
@@ -275,7 +276,7 @@ def search(
     corpus: CorpusOpt = None,
     k: Annotated[int | None, typer.Option("-k", help="Number of hits [default 10].")] = None,
     mode: Annotated[ModeOpt | None, typer.Option(help="bm25, dense or hybrid.")] = None,
-    fusion: Annotated[FusionOpt | None, typer.Option(help="Hybrid fusion: rrf or score.")] = None,
+    fusion: Annotated[FusionOpt | None, typer.Option(help="Hybrid fusion: exact (default), rrf or score.")] = None,
     year: Annotated[str | None, typer.Option(help="Year or range: 2019, 2015..2020.")] = None,
     evidence_type: Annotated[list[str] | None, typer.Option(
         "--type", help="Evidence type: result, method, limitation, background (repeatable).")] = None,
@@ -437,7 +438,7 @@ def eval_retrieval(
     qrels: Annotated[Path, typer.Option(help="BEIR qrels TSV (e.g. qrels/train.tsv).")],
     corpus: CorpusOpt = None,
     mode: Annotated[list[ModeOpt] | None, typer.Option(help="Modes to run (repeatable).")] = None,
-    fusion: Annotated[FusionOpt | None, typer.Option(help="Hybrid fusion: rrf or score.")] = None,
+    fusion: Annotated[FusionOpt | None, typer.Option(help="Hybrid fusion: exact (default), rrf or score.")] = None,
     fmt: FormatOpt = Format.table,
     quiet: QuietOpt = False,
 ) -> None:

@@ -45,9 +45,13 @@ class IndexSettings(_Block):
 
 class SearchSettings(_Block):
     mode: str = Field("hybrid", description="bm25, dense or hybrid.")
-    fusion: str = Field("rrf", description="Fusion of BM25 and dense lists: rrf or score.")
+    fusion: str = Field(
+        "exact",
+        description="Hybrid fusion: exact (BM25/max + cosine min-max over every candidate, "
+        "with both scores computed exactly), rrf (reciprocal rank), or score (min-max of the lists).",
+    )
     k: int = Field(10, ge=1, le=1000, description="Number of hits.")
-    depth: int = Field(100, ge=1, description="Candidates taken from each retriever before fusion.")
+    depth: int = Field(200, ge=1, description="Candidates taken from each retriever before fusion.")
     rrf_k: int = Field(60, ge=1, description="The k constant of reciprocal-rank fusion.")
     dense_weight: float = Field(0.5, ge=0, le=1, description="Weight of dense in score fusion.")
     reranker: str | None = Field(None, description="Optional CrossEncoder name or path to rerank with.")

@@ -78,7 +78,9 @@ def mrr(qrels: Qrels, runs: Runs, k: int = 10) -> float:
     return _mean_over(qrels, runs, k, "mrr")
 
 
-def evaluate(qrels: Qrels, runs: Runs, *, ndcg_k: int = 10, recall_k: int = 100, mrr_k: int = 10) -> dict[str, float]:
+def evaluate(
+    qrels: Qrels, runs: Runs, *, ndcg_k: int = 10, recall_k: int = 100, mrr_k: int = 10
+) -> dict[str, float]:
     """The three headline figures: {"ndcg@10": ..., "recall@100": ..., "mrr@10": ...}."""
     return {
         f"ndcg@{ndcg_k}": ndcg(qrels, runs, ndcg_k),
@@ -87,4 +89,14 @@ def evaluate(qrels: Qrels, runs: Runs, *, ndcg_k: int = 10, recall_k: int = 100,
     }
 
 
-__all__ = ["dcg", "evaluate", "mrr", "mrr_at", "ndcg", "ndcg_at", "ranked_ids", "recall", "recall_at"]
+__all__ = [
+    "dcg",
+    "evaluate",
+    "mrr",
+    "mrr_at",
+    "ndcg",
+    "ndcg_at",
+    "ranked_ids",
+    "recall",
+    "recall_at",
+]

@@ -23,9 +23,13 @@ STATUS_ORDER = {"contradicted": 0, "partially_supported": 1, "warning": 2, "unve
 
 def riskiest_first(result: VerifyResult) -> list[ParagraphResult]:
     """Paragraphs by risk level (red, yellow, blue), then risk_score descending, then reading order."""
-    ranked = sorted(enumerate(result.paragraphs),
-                    key=lambda ip: (RISK_ORDER.get(ip[1].risk, 3), -ip[1].risk_score, ip[0]))
-    return [p for _, p in ranked]
+    return [p for _, p in _ranked(result)]
+
+
+def _ranked(result: VerifyResult) -> list[tuple[int, ParagraphResult]]:
+    """(1-based position in reading order, paragraph), riskiest first."""
+    return sorted(enumerate(result.paragraphs, 1),
+                  key=lambda ip: (RISK_ORDER.get(ip[1].risk, 3), -ip[1].risk_score, ip[0]))
 
 
 def worst_card(paragraph: ParagraphResult) -> Card | None:
@@ -336,13 +340,12 @@ def _html_paragraph(index: int, p: ParagraphResult) -> str:
 
 
 def _html_nav(result: VerifyResult) -> str:
-    index = {id(p): i for i, p in enumerate(result.paragraphs, 1)}
     items = []
-    for p in riskiest_first(result):
+    for position, p in _ranked(result):
         card = worst_card(p)
         gist = f"{card.status}: {card.claim}" if card else "no findings"
         gist = gist if len(gist) <= 90 else gist[:89] + "…"
-        items.append(f'<li><a href="#para-{index[id(p)]}" class="risk-{_e(p.risk)}" '
+        items.append(f'<li><a href="#para-{position}" class="risk-{_e(p.risk)}" '
                      f'data-paragraph-id="{_e(p.paragraph_id)}"><span class="pid">'
                      f'{_e(p.paragraph_id)}</span> <span class="score">{p.risk_score:.2f}</span> '
                      f'<span class="section">{_e(p.section)}</span>'

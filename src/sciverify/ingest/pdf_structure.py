@@ -137,7 +137,7 @@ def build_sections(
     body_font: str,
     first_page: int,
     page_heights: list[float],
-    toc_pages: set[int],
+    toc_pages: dict[int, float],
     words: WordList,
 ) -> Structure:
     _repair_column_breaks(paragraphs, words)
@@ -150,7 +150,8 @@ def build_sections(
             continue
         nxt = paragraphs[i + 1] if i + 1 < len(paragraphs) else None
         h = detect_heading(p, nxt, body_size, body_font, page_heights[p.page])
-        if h is None or (p.page in toc_pages and normalise_heading(h.text) not in TOC_WORDS):
+        in_toc = p.lines[0].y0 <= toc_pages.get(p.page, -1.0)
+        if h is None or (in_toc and normalise_heading(h.text) not in TOC_WORDS):
             continue
         kind = kind_of(h.text)
         if kind == SectionKind.abstract:

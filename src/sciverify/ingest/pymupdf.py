@@ -227,7 +227,7 @@ def _assemble(
         body_font=body_font,
         first_page=first,
         page_heights=[pg.height for pg in pages],
-        toc_pages={i for i, pg in enumerate(pages) if _is_toc(pg)},
+        toc_pages={i: bottom for i, pg in enumerate(pages) if (bottom := _toc_bottom(pg))},
         words=words,
     )
     sections = _with_references(structure, words)
@@ -275,12 +275,14 @@ def _with_references(structure: Structure, words: WordList) -> list[Section]:
     return structure.finish(lambda lines: split_entries(lines, words), parse_reference)
 
 
-def _is_toc(pg: PageText) -> bool:
-    """A table of contents: many bare page numbers along the right margin."""
-    numbers = sum(
-        1 for ln in pg.lines if ln.text.isdigit() and len(ln.text) <= 3 and ln.x1 > pg.width * 0.75
-    )
-    return numbers >= 6
+def _toc_bottom(pg: PageText) -> float:
+    """Where a table of contents ends on this page (many bare page numbers at the right), or 0."""
+    numbers = [
+        ln.y1
+        for ln in pg.lines
+        if ln.text.isdigit() and len(ln.text) <= 3 and ln.x1 > pg.width * 0.75
+    ]
+    return max(numbers) if len(numbers) >= 6 else 0.0
 
 
 def _mentions_licence(text: str) -> bool:

@@ -22,7 +22,7 @@ from typing import Any
 from sciverify.errors import InputError, UsageError
 from sciverify.progress import NO_PROGRESS, Progress
 from sciverify.records import Card, ParagraphResult, Status, VerifyResult
-from sciverify.verify.settings import VerifySettings, layers_for, verify_settings
+from sciverify.verify.settings import VerifySettings, verify_settings
 
 log = logging.getLogger(__name__)
 

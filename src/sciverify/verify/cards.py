@@ -215,7 +215,8 @@ def lineage_cards(checks: Iterable[ClaimCheck]) -> list[Card]:
     for pid, (paper, items) in sorted(single.items()):
         others = sorted(p for p, (q, _) in single.items() if q == paper and p != pid)
         span = items[0].deciding
-        assert span is not None  # filtered above
+        if span is None:  # never: only checks with a deciding span are grouped
+            continue
         also = f"; so do {', '.join(others)}" if others else ""
         cards.append(Card(
             paragraph_id=pid, layer="lineage", status=WARNING, confidence=1.0, claim="",

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from sciverify.entail.lexicon import split_words
 from sciverify.errors import InputError
 
 _PANDOC = re.compile(r"\[((?:[^\[\]@]*?[\s;-])?-?@\w[^\[\]]*)\](?!\()")
@@ -38,10 +39,12 @@ ARXIV = re.compile(r"(?:arXiv:\s*|arxiv\.org/abs/)(\d{4}\.\d{4,5}|[a-z-]+/\d{7})
                    re.IGNORECASE)
 # Words that look like a surname before "(2009)" but are not one.
 _NOT_NAMES = frozenset(
+    split_words(
     """in on at by for from since until during after before between and or the a an of to as
     table figure fig tables figures section appendix january february march april may june july
     august september october november december spring summer autumn winter medline embase pubmed
-    cochrane version release""".split()
+    cochrane version release"""
+    )
 )
 
 

@@ -70,8 +70,9 @@ _CONDITION = re.compile(
 _ACRONYM = re.compile(r"\b(?:[A-Z][a-z]?[A-Z0-9][\w-]*|[A-Z]{2,}s?|[A-Z][a-z](?=[\s,.;)])|"
                       r"[A-Z]\.?\s[a-z]{3,}(?=[\s,.;)]))")
 _NAME_WORD = re.compile(r"\b[A-Z][a-z][\w-]+")
-_NOT_ENTITIES = frozenset("The This These Those That There Their It In On For We Our Table Figure "
-                          "However Moreover Furthermore Although While When Both Each All".split())
+_NOT_ENTITIES = frozenset(lx.split_words(
+    "The This These Those That There Their It In On For We Our Table Figure However Moreover "
+    "Furthermore Although While When Both Each All"))
 _FINITE = frozenset(
     lx.split_words(
         """

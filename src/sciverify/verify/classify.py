@@ -31,10 +31,10 @@ CUES: dict[str, tuple[str, ...]] = {
         r"\bwe (?:could|did) not (?:assess|measure|test|control)",
     ),
     "method": (
-        r"\bwe (?:searched|used|included|extracted|screened|selected|collected|recruited|"
-        r"applied|trained|computed|ran|implemented|measured)\b",
-        r"\b(?:was|were) (?:searched|included|excluded|extracted|screened|measured|assessed|"
-        r"recruited|randomi[sz]ed|collected|sampled|estimated)\b",
+        (r"\bwe (?:searched|used|included|extracted|screened|selected|collected|recruited|"
+         r"applied|trained|computed|ran|implemented|measured)\b"),
+        (r"\b(?:was|were) (?:searched|included|excluded|extracted|screened|measured|assessed|"
+         r"recruited|randomi[sz]ed|collected|sampled|estimated)\b"),
         r"\binclusion criteria\b", r"\bsearch terms?\b", r"\bprotocol\b", r"\bdata ?sets?\b",
     ),
     "result": (

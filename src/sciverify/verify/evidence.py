@@ -14,6 +14,7 @@ holds becomes a `citation_mismatch`.
 from __future__ import annotations
 
 import functools
+import itertools
 import json
 import re
 from collections.abc import Sequence
@@ -94,15 +95,23 @@ def _values(text: str) -> tuple[tuple[float, int], ...]:
     return tuple(out)
 
 
-def relevance(claim: str, text: str) -> float:
-    """How much of the claim `text` states: content words (70%) and numbers (30%), 0..1."""
+def relevance(claim: str, text: str, context: frozenset[str] = frozenset()) -> float:
+    """How much of the claim `text` states, 0..1: content words (70%) and numbers (30%).
+
+    A claim word found only in `context` (the stems of the chunk and its paper's title) counts
+    half: the sentence is read as part of its passage, as a reader would.
+    """
     from sciverify.entail.quantities import same_number
 
     c = _stems(claim)
     if not c:
         return 0.0
     e = _stems(text)
-    hits = sum(1 for s in c if s in e or (len(s) >= 6 and any(t[:6] == s[:6] for t in e)))
+
+    def found(s: str, pool: frozenset[str]) -> bool:
+        return s in pool or (len(s) >= 6 and any(t[:6] == s[:6] for t in pool))
+
+    hits = sum(1.0 if found(s, e) else 0.5 if context and found(s, context) else 0.0 for s in c)
     cover = hits / len(c)
     nums = _values(claim)
     if not nums:
@@ -160,7 +169,7 @@ def _windows(text: str) -> list[tuple[str, bool]]:
     sents = [" ".join(text[s:e].split()) for s, e in split_sentences(text)]
     sents = [s for s in sents if len(re.findall(r"[A-Za-z]{2,}", s)) >= 3]
     out = [(s[:_MAX_SPAN_CHARS], False) for s in sents]
-    out += [(f"{a} {b}"[:_MAX_SPAN_CHARS], True) for a, b in zip(sents, sents[1:], strict=False)]
+    out += [(f"{a} {b}"[:_MAX_SPAN_CHARS], True) for a, b in itertools.pairwise(sents)]
     return out
 
 
@@ -193,8 +202,9 @@ def gather(checks: Sequence[ClaimCheck], *, store: Any, settings: Any, cfg: Veri
             if hit.chunk_id in seen:
                 continue
             seen.add(hit.chunk_id)
+            context = _stems(f"{hit.title or ''} {hit.text}")
             for text, is_pair in _windows(hit.text):
-                rel = relevance(claim.text, text) * (_PAIR_PENALTY if is_pair else 1.0)
+                rel = relevance(claim.text, text, context) * (_PAIR_PENALTY if is_pair else 1.0)
                 spans.append(Span(text, hit.paper_id, hit.chunk_id, hit.title, hit.page,
                                   hit.source, hit.evidence_type, is_cited, round(rel, 4)))
         check.spans = _pick(spans, cfg.max_pairs_per_claim, bool(cited))
@@ -268,6 +278,24 @@ def _decide(claim: str, spans: list[Span], probs: list[EntailProbs],
 
 
 _STRONG = (Status.supported, Status.contradicted)
+_DISPERSION = re.compile(
+    r"(?:\b(?:SDs?|SEM?|IQR)\b|standard (?:deviation|error)|interquartile range|±|\+/-)"
+    r"\s*(?:of|was|were|=|:)?\s*[-−]?\d[\d.,]*", re.IGNORECASE)
+
+
+def _invented_dispersion(claim: str, evidence: str, decision: Decision) -> bool:
+    """The only conflicts are numbers of a spread (SD, SE, ±) that the evidence never gives.
+
+    The number check reads "10.05 mg/l (SD 3.2 mg/l)" against "10.05 mg/l" as a second value
+    for the same quantity; a spread the source does not report is invented, not contradicted.
+    """
+    if _DISPERSION.search(evidence):
+        return False
+    spans = [m.span() for m in _DISPERSION.finditer(claim)]
+    conflicts = [f for f in decision.findings if f.effect == "contradict"]
+    return bool(spans) and bool(conflicts) and all(
+        f.check == "number" and f.claim_span is not None
+        and any(a <= f.claim_span[0] < b for a, b in spans) for f in conflicts)
 
 
 def conclude(check: ClaimCheck, cfg: VerifySettings) -> None:
@@ -297,6 +325,10 @@ def conclude(check: ClaimCheck, cfg: VerifySettings) -> None:
     decision = check.decision
     check.status = decision.status
     check.finding = _finding_of(decision, cfg)
+    if check.status == Status.contradicted and check.deciding is not None \
+            and _invented_dispersion(claim, check.deciding.text, decision):
+        check.status, check.finding = Status.partially_supported, "unreported_number"
+        check.note = "the source reports no such spread (SD, SE, ±) for this value"
     if check.status == Status.unverifiable:
         check.finding = "no_evidence"
         check.deciding = None

@@ -102,22 +102,36 @@ def evidence_logic(checks: Sequence[ClaimCheck], *, fact_findings: dict[str, str
 # ---------------------------------------------------------------------------- across paragraphs
 
 
-def claim_pairs(claims: Sequence[Claim], *, min_overlap: float, per_claim: int
-                ) -> list[tuple[Claim, Claim]]:
-    """(earlier, later) claims of different paragraphs that talk about the same thing."""
+def claim_pairs(claims: Sequence[Claim], *, min_overlap: float, per_claim: int,
+                window: int = 200) -> list[tuple[Claim, Claim]]:
+    """(earlier, later) claims of different paragraphs that talk about the same thing.
+
+    Only claims with something specific to check take part, and each is compared with the
+    `window` most recent earlier claims that share two content words with it, found through
+    an inverted index, so a long draft costs about linear time.
+    """
     out: list[tuple[Claim, Claim]] = []
-    for j, later in enumerate(claims):
+    postings: dict[str, list[int]] = {}
+    pool = [c for c in claims if not c.is_simple]
+    for j, later in enumerate(pool):
+        stems = lx.content_stems(lx.words(later.text))
+        shared: dict[int, int] = {}
+        for stem in stems:
+            for i in postings.get(stem, [])[-window:]:
+                shared[i] = shared.get(i, 0) + 1
         scored = []
-        for earlier in claims[:j]:
-            if earlier.paragraph_id == later.paragraph_id:
-                continue
-            if not _compatible_sources(earlier, later):
+        for i in sorted((i for i, n in shared.items() if n >= 2), reverse=True)[:window]:
+            earlier = pool[i]
+            if earlier.paragraph_id == later.paragraph_id or not _compatible_sources(earlier,
+                                                                                     later):
                 continue
             score = min(relevance(later.text, earlier.text), relevance(earlier.text, later.text))
             if score >= min_overlap:
                 scored.append((score, earlier.claim_id, earlier))
         scored.sort(key=lambda t: (-t[0], t[1]))
         out.extend((e, later) for _, _, e in scored[:per_claim])
+        for stem in stems:
+            postings.setdefault(stem, []).append(j)
     return out
 
 
@@ -155,7 +169,3 @@ def contradictions(pairs: Sequence[tuple[Claim, Claim]], probs: Sequence[EntailP
             suggested_action=(f"This contradicts {earlier.paragraph_id} ({why}); make the two "
                               "agree or say why they differ.")))
     return cards
-
-
-def words_shared(a: str, b: str) -> set[str]:
-    return lx.content_stems(lx.words(a)) & lx.content_stems(lx.words(b))

@@ -18,8 +18,8 @@ from sciverify.errors import InputError
 from sciverify.progress import Progress
 from sciverify.records import Card, ParagraphResult, Status
 from sciverify.verify import cards as cardmod
-from sciverify.verify.classify import paragraph_type
 from sciverify.verify.claims import Claim, extract_claims
+from sciverify.verify.classify import paragraph_type
 from sciverify.verify.consistency import consistency_cards
 from sciverify.verify.evidence import ClaimCheck, build_query, gather, judge, model_weight
 from sciverify.verify.language import SUPPORTED, guess_language

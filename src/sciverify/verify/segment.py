@@ -12,6 +12,7 @@ structure beyond blank-line paragraphs and still segments the same way; a short 
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
@@ -168,7 +169,8 @@ def _blocks(text: str) -> tuple[list[_Block], list[tuple[str, tuple[int, int]]],
         kind = kinds.get(tok.type)
         if kind is None or start >= end:
             continue  # code, html, rules: not prose
-        if kind == "text":
+        if kind == "text" or (kind == "list" and "\n" not in text[start:end].strip()):
+            # "2. Methods" alone on its line parses as a one-item list: a plain-text heading.
             level = _plain_heading(text[start:end])
             if level is not None:
                 open_heading(level, text[start:end].strip(), (start, end))
@@ -310,7 +312,7 @@ def segment(text: str, *, max_tokens: int = 320, topic_floor: float = 0.12,
                     for i in range(len(vecs) - 1)]
             cuts = sorted(_topic_cuts(sims, topic_floor))
             bounds = [0, *cuts, len(spans)]
-            groups = [list(range(a, b)) for a, b in zip(bounds, bounds[1:], strict=False)]
+            groups = [list(range(a, b)) for a, b in itertools.pairwise(bounds)]
         final: list[list[int]] = []
         for group in groups:
             sub = [spans[i] for i in group]

@@ -1,0 +1,114 @@
+"""Per-status precision and recall of `verify` on the labelled test drafts, against 63 real PDFs.
+
+Each draft in tests/drafts/ has a `.labels.json` next to it: per paragraph the expected risk
+and, per planted or faithful claim, the expected status. The drafts are verified against the
+corpus built from all 63 PDFs of the shared corpora (built once into --corpus if missing:
+ingest + chunk + index takes a few minutes). Prints precision / recall / F1 per status over the
+labelled claims and the share of paragraphs with the expected risk.
+
+Usage:
+    python benchmarks/verify_drafts.py [--corpus bench_out/pdfs63] [--corpora ../shared/corpora]
+                                       [--format table|json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parents[1]
+DRAFTS = REPO / "tests" / "drafts"
+STATUSES = ("supported", "partially_supported", "contradicted", "unverifiable")
+
+
+def ensure_corpus(corpus: Path, pdfs: Path) -> None:
+    """Ingest, chunk and index every PDF of `pdfs` into `corpus` unless it already has an index."""
+    if (corpus / "index" / "manifest.json").is_file():
+        return
+    from typer.testing import CliRunner
+
+    from sciverify.cli import app
+
+    print(f"building {corpus} from {pdfs} (a few minutes)", file=sys.stderr)
+    result = CliRunner().invoke(app, ["ingest", str(pdfs), "--corpus", str(corpus), "-q"])
+    if not (corpus / "index" / "manifest.json").is_file():
+        raise SystemExit(f"ingest failed: {result.output}")
+
+
+def score(drafts: Path, corpus: Path) -> dict[str, Any]:
+    import sciverify as sv
+    from sciverify.verify import verify
+
+    settings = sv.load_settings(corpus=corpus)
+    pairs: list[tuple[str, str, str]] = []  # (draft, gold, predicted)
+    risks: list[tuple[str, str, str, str]] = []  # (draft, paragraph match, gold, predicted)
+    seconds: dict[str, float] = {}
+    with sv.open_store(corpus, read_only=True) as store:
+        for labels_file in sorted(drafts.glob("*.labels.json")):
+            name = labels_file.name.removesuffix(".labels.json")
+            labels = json.loads(labels_file.read_text())
+            bib = drafts / labels["bib"] if labels.get("bib") else None
+            result = verify((drafts / f"{name}.md").read_text(), store=store, settings=settings,
+                            source=f"{name}.md", bib=bib)
+            seconds[name] = result.summary["seconds"]["total"]
+            for para in labels["paragraphs"]:
+                found = [p for p in result.paragraphs if para["match"] in p.text]
+                got = found[0] if len(found) == 1 else None
+                risks.append((name, para["match"], para["risk"], got.risk if got else "?"))
+                for claim in para["claims"]:
+                    cards = [c for c in (got.cards if got else ()) if c.layer == "fact"
+                             and claim["match"] in c.claim]
+                    pairs.append((name, claim["status"], cards[0].status if cards else "none"))
+    per_status = {}
+    for status in STATUSES:
+        tp = sum(1 for _, g, p in pairs if g == status and p == status)
+        fp = sum(1 for _, g, p in pairs if g != status and p == status)
+        fn = sum(1 for _, g, p in pairs if g == status and p != status)
+        prec = tp / (tp + fp) if tp + fp else 0.0
+        rec = tp / (tp + fn) if tp + fn else 0.0
+        f1 = 2 * prec * rec / (prec + rec) if prec + rec else 0.0
+        per_status[status] = {"precision": round(prec, 3), "recall": round(rec, 3),
+                              "f1": round(f1, 3), "support": tp + fn}
+    return {
+        "corpus": str(corpus),
+        "claims": len(pairs),
+        "accuracy": round(sum(g == p for _, g, p in pairs) / max(len(pairs), 1), 3),
+        "per_status": per_status,
+        "risk_accuracy": round(sum(g == p for *_, g, p in risks) / max(len(risks), 1), 3),
+        "risk_misses": [{"draft": d, "paragraph": m, "expected": g, "got": p}
+                        for d, m, g, p in risks if g != p],
+        "claim_misses": [{"draft": d, "expected": g, "got": p} for d, g, p in pairs if g != p],
+        "seconds": seconds,
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--corpus", type=Path, default=REPO / "bench_out" / "pdfs63")
+    parser.add_argument("--corpora", type=Path, default=REPO.parent / "shared" / "corpora")
+    parser.add_argument("--drafts", type=Path, default=DRAFTS)
+    parser.add_argument("--format", choices=("table", "json"), default="table")
+    args = parser.parse_args()
+    ensure_corpus(args.corpus, args.corpora / "pdfs")
+    report = score(args.drafts, args.corpus)
+    if args.format == "json":
+        print(json.dumps(report, indent=2))
+        return
+    print(f"corpus {report['corpus']}: {report['claims']} labelled claims, "
+          f"accuracy {report['accuracy']:.3f}, paragraph risk accuracy "
+          f"{report['risk_accuracy']:.3f}")
+    print(f"{'status':<22}{'precision':>10}{'recall':>8}{'f1':>7}{'support':>9}")
+    for status, m in report["per_status"].items():
+        print(f"{status:<22}{m['precision']:>10.3f}{m['recall']:>8.3f}{m['f1']:>7.3f}"
+              f"{m['support']:>9}")
+    for miss in report["risk_misses"]:
+        print(f"risk miss: {miss['draft']}: {miss['paragraph']!r} expected {miss['expected']}, "
+              f"got {miss['got']}")
+    print("seconds per draft: " + ", ".join(f"{k} {v:.2f}" for k, v in report["seconds"].items()))
+
+
+if __name__ == "__main__":
+    main()

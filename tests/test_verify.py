@@ -1,0 +1,212 @@
+"""verify end to end on a small real corpus: planted errors in three drafts, cards, bad input."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+import sciverify as sv
+from sciverify.cli import app
+from sciverify.errors import InputError, StaleIndex
+from sciverify.records import EntailProbs, VerifyResult
+from sciverify.verify import cards_of, log_run, verify
+from sciverify.verify.settings import VerifySettings
+
+REPO = Path(__file__).resolve().parents[1]
+DRAFTS = Path(__file__).parent / "drafts"
+# The five sample papers plus the three other papers the drafts are written about.
+EXTRA_PDFS = ("cer__test5_hpylori_iron_anaemia.pdf", "norma__bmcmed2014_obesity.pdf",
+              "sp__map-reduce.pdf")
+DRAFT_NAMES = ("medical_review", "ecology_review", "engineering_review")
+
+
+@pytest.fixture(scope="session")
+def corpus(shared_corpora: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    pdfs = tmp_path_factory.mktemp("verify_pdfs")
+    for pdf in sorted((REPO / "corpora" / "sample").glob("*.pdf")):
+        shutil.copy(pdf, pdfs / pdf.name)
+    for name in EXTRA_PDFS:
+        shutil.copy(shared_corpora / "pdfs" / name, pdfs / name)
+    folder = tmp_path_factory.mktemp("verify_corpus") / "corpus"
+    result = CliRunner().invoke(app, ["ingest", str(pdfs), "--corpus", str(folder), "-q",
+                                      "-f", "json"])
+    assert result.exit_code == 0, result.stderr
+    return folder
+
+
+@pytest.fixture(scope="session")
+def results(corpus: Path) -> dict[str, VerifyResult]:
+    settings = sv.load_settings(corpus=corpus)
+    out = {}
+    with sv.open_store(corpus, read_only=True) as store:
+        for name in DRAFT_NAMES:
+            labels = json.loads((DRAFTS / f"{name}.labels.json").read_text())
+            bib = DRAFTS / labels["bib"] if labels["bib"] else None
+            out[name] = verify((DRAFTS / f"{name}.md").read_text(), store=store,
+                               settings=settings, source=f"{name}.md", bib=bib)
+    return out
+
+
+def _paragraph(result: VerifyResult, match: str) -> Any:
+    found = [p for p in result.paragraphs if match in p.text]
+    assert len(found) == 1, f"{match!r} is in {len(found)} paragraphs"
+    return found[0]
+
+
+def _labelled(kind: str) -> list[tuple[str, dict[str, Any]]]:
+    out = []
+    for name in DRAFT_NAMES:
+        labels = json.loads((DRAFTS / f"{name}.labels.json").read_text())
+        for para in labels["paragraphs"]:
+            if (para["planted"] is None) == (kind == "faithful"):
+                out.append((name, para))
+    return out
+
+
+@pytest.mark.parametrize(("name", "label"), _labelled("planted"),
+                         ids=lambda v: v if isinstance(v, str) else v["planted"])
+def test_planted_errors_are_found(results: dict[str, VerifyResult], name: str,
+                                  label: dict[str, Any]) -> None:
+    para = _paragraph(results[name], label["match"])
+    for claim in label["claims"]:
+        cards = [c for c in para.cards if c.layer == "fact" and claim["match"] in c.claim]
+        assert cards, f"no fact card for {claim['match']!r}: {para.cards}"
+        assert cards[0].status == claim["status"], cards[0]
+        if "finding" in claim:
+            assert cards[0].finding == claim["finding"], cards[0]
+        assert cards[0].suggested_action
+    assert para.risk == label["risk"], [(c.status, c.finding, c.claim) for c in para.cards]
+
+
+@pytest.mark.parametrize(("name", "label"), _labelled("faithful"),
+                         ids=lambda v: v if isinstance(v, str) else v["match"][:24])
+def test_faithful_paragraphs_stay_blue(results: dict[str, VerifyResult], name: str,
+                                       label: dict[str, Any]) -> None:
+    para = _paragraph(results[name], label["match"])
+    assert para.risk == "blue", [(c.status, c.finding, c.claim) for c in para.cards]
+    for finding in label.get("findings", []):
+        assert any(c.finding == finding for c in para.cards), (finding, para.cards)
+
+
+def test_cards_point_at_pages_and_sentences(results: dict[str, VerifyResult]) -> None:
+    result = results["medical_review"]
+    changed = _paragraph(result, "15.88 g/l").cards[0]
+    top = changed.evidence[0]
+    assert top.match_type == "contradict" and "12.88" in top.snippet
+    assert top.page and top.source and top.source.endswith(".pdf") and top.chunk_id
+    assert "12.88" in (changed.downgrade or "")
+    moved = next(c for c in _paragraph(result, "3.9% and 0.7%").cards if c.layer == "fact")
+    assert "thrombosis" in (moved.evidence[0].title or "").lower()
+    missing = next(c for c in _paragraph(result, "more than half").cards if c.layer == "fact")
+    assert "add this paper to the corpus" in missing.suggested_action.lower()
+    assert "geerts1994" in missing.suggested_action
+    hedge = next(c for c in _paragraph(result, "proves that H pylori").cards if c.layer == "fact")
+    assert hedge.downgrade and "proves" not in hedge.downgrade
+    ids = [c.claim_id for c in cards_of(result) if c.claim_id]
+    assert all(i.startswith("p_") and ".c" in i for i in ids)
+
+
+def test_citations_resolve_to_corpus_papers(results: dict[str, VerifyResult]) -> None:
+    eng = results["engineering_review"].summary["citations"]
+    assert len(eng["missing"]) == 1 and "Hassan" in eng["missing"][0]
+    assert eng["resolved"] >= 2  # [1] by title, [2] by DOI (and Dean and Ghemawat (2004))
+    med = results["medical_review"].summary["citations"]
+    assert med["resolved"] == 3 and len(med["missing"]) == 1 and "geerts1994" in med["missing"][0]
+    eco = results["ecology_review"].summary["citations"]
+    assert any("Twiss" in m for m in eco["missing"]) and eco["resolved"] == 2
+
+
+def test_summary_counts_and_timings(results: dict[str, VerifyResult]) -> None:
+    s = results["medical_review"].summary
+    assert s["paragraphs"] == len(results["medical_review"].paragraphs)
+    assert s["skipped_non_claims"] >= 2  # "In this review we ..." and the question
+    assert set(s["seconds"]) >= {"segment", "claims", "retrieve", "entail", "layers", "total"}
+    assert set(s["cards_by_status"]) == {"supported", "partially_supported", "contradicted",
+                                         "unverifiable"}
+    assert sum(s["paragraphs_by_risk"].values()) == s["paragraphs"]
+    assert s["models"]["embedding"] and s["models"]["entailment"]
+    text = (DRAFTS / "medical_review.md").read_text()
+    for p in results["medical_review"].paragraphs:
+        assert text[p.span[0] : p.span[1]] == p.text
+
+
+def test_log_run_writes_the_runs_table(corpus: Path, results: dict[str, VerifyResult],
+                                       tmp_path: Path) -> None:
+    copy = tmp_path / "c"
+    shutil.copytree(corpus, copy)
+    with sv.open_store(copy) as store:
+        logged = log_run(store, results["ecology_review"], sv.load_settings(corpus=copy))
+        row = store.rows("SELECT * FROM runs WHERE run_id = ?", [logged.run_id])[0]
+    assert row["command"] == "verify" and row["input_hash"] == logged.draft_sha256
+    output = json.loads(row["output"])
+    assert output["run_id"] == logged.run_id
+    assert len(output["paragraphs"]) == len(logged.paragraphs)
+    assert json.loads(row["retrieved"]) and "entail" in json.loads(row["timings"])
+
+
+def test_a_corpus_without_index_names_the_command(tmp_path: Path) -> None:
+    with sv.open_store(tmp_path / "empty") as store, pytest.raises(StaleIndex) as info:
+        verify("Grey seals recognise pen mates.", store=store,
+               settings=sv.load_settings(corpus=tmp_path / "empty"))
+    assert "sciverify index" in (info.value.hint or "")
+
+
+def test_a_draft_in_another_language_is_refused(corpus: Path) -> None:
+    text = ("Die Welpen wurden in zwei Gruppen gehalten und die Versuche wurden täglich mit "
+            "allen Tieren durchgeführt.\n\nDie Ergebnisse zeigen, dass die Tiere sich an ihre "
+            "Nachbarn erinnern und weniger aggressiv sind als gegenüber Fremden.\n")
+    with sv.open_store(corpus, read_only=True) as store, pytest.raises(InputError) as info:
+        verify(text, store=store, settings=sv.load_settings(corpus=corpus), source="de.md")
+    assert "German" in str(info.value) and "English" in (info.value.hint or "")
+
+
+class _Counting:
+    """The real bundled model, counting its calls and batch sizes."""
+
+    def __init__(self) -> None:
+        from sciverify.entail import load_entailer
+
+        self._inner = load_entailer("bundled")
+        self.name = self._inner.name
+        self.calls: list[int] = []
+
+    def predict(self, pairs: Sequence[tuple[str, str]], *, batch_size: int = 32
+                ) -> list[EntailProbs]:
+        self.calls.append(len(pairs))
+        return self._inner.predict(pairs, batch_size=batch_size)
+
+
+def test_a_long_draft_runs_in_bounded_batches(corpus: Path) -> None:
+    base = sv.load_settings(corpus=corpus)
+    cfg = VerifySettings(batch_claims=40, k_cited=0, k_open=2, max_pairs_per_claim=2)
+    settings = base.model_copy(update={"verify": cfg}) if "verify" in type(base).model_fields \
+        else _WithVerify(base, cfg)
+    paragraph = ("Pups performed {n} more checks during stranger trials than during familiar "
+                 "trials. Transitions are easy. In this section we look at item {n}.\n\n")
+    text = "".join(paragraph.format(n=n) for n in range(100)) + "Simple words only here.\n" * 400
+    counting = _Counting()
+    started = time.perf_counter()
+    with sv.open_store(corpus, read_only=True) as store:
+        result = verify(text, store=store, settings=settings, entailer=counting)
+    assert time.perf_counter() - started < 240
+    assert result.summary["claims"] >= 200 and result.summary["skipped_non_claims"] >= 100
+    checked = result.summary["checked_claims"]
+    assert len(counting.calls) == -(-checked // 40) and max(counting.calls) <= 40 * 2 + 3 * 200
+
+
+class _WithVerify:
+    """Settings with a `verify` block, until the global Settings carries one."""
+
+    def __init__(self, base: Any, cfg: VerifySettings) -> None:
+        self._base = base
+        self.verify = cfg
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._base, name)

@@ -1,0 +1,371 @@
+"""verify's parts without a corpus: segmentation, citations, claims, logic, consistency, risk."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from sciverify.errors import InputError
+from sciverify.records import Card, Risk
+from sciverify.verify import decode_draft, read_draft, verify
+from sciverify.verify.cards import downgrade, keyword_of, paragraph_risk
+from sciverify.verify.citations import find_citations, parse_bibtex, strip_citations
+from sciverify.verify.claims import extract_claims, skip_reason, split_clauses
+from sciverify.verify.classify import paragraph_type
+from sciverify.verify.consistency import (
+    abbreviation_issues,
+    citation_style_issues,
+    format_issues,
+    symbol_issues,
+)
+from sciverify.verify.language import guess_language
+from sciverify.verify.logic import causal_over_correlational, universal_over_limited
+from sciverify.verify.segment import segment
+from sciverify.verify.settings import VerifySettings, layers_for
+
+DRAFTS = Path(__file__).parent / "drafts"
+
+MARKDOWN = """---
+title: front matter is not prose
+---
+
+# Introduction
+
+Iron deficiency anaemia (IDA) is common worldwide. In this section we review the evidence.
+
+Three findings stand out
+
+- eradication of H pylori raised haemoglobin [@huang2010];
+- the effect was larger with bismuth; and
+- ferritin rose in children.
+
+## Methods
+
+We searched Medline and Embase. The WMD of Hb was 12.88 g/l, and the WMD of SF was 10.05 mg/l [1].
+
+| study | n |
+|---|---|
+| Choe | 13 |
+
+## References
+
+1. Huang X, Qu X. Iron deficiency anaemia can be improved after eradication of Helicobacter pylori. Postgrad Med J 2010. doi:10.1136/pgmj.2009.089987
+"""
+
+
+# ---------------------------------------------------------------------------- segmentation
+
+
+def test_spans_are_exact_and_ids_stable() -> None:
+    seg = segment(MARKDOWN)
+    assert [p.paragraph_id for p in seg.paragraphs] == ["p_001", "p_002", "p_003", "p_004"]
+    for p in seg.paragraphs:
+        assert MARKDOWN[p.span[0] : p.span[1]] == p.text
+    assert "front matter" not in " ".join(p.text for p in seg.paragraphs)
+    assert segment(MARKDOWN).paragraphs == seg.paragraphs
+
+
+def test_headings_give_sections_and_references_are_not_prose() -> None:
+    seg = segment(MARKDOWN)
+    assert [(p.section, p.section_kind, p.kind) for p in seg.paragraphs] == [
+        ("Introduction", "introduction", "text"),
+        ("Introduction", "introduction", "list"),
+        ("Methods", "methods", "text"),
+        ("Methods", "methods", "table"),
+    ]
+    assert len(seg.references) == 1 and "Helicobacter" in seg.references[0][0]
+    ref_text, (s, e) = seg.references[0]
+    assert MARKDOWN[s:e] == ref_text
+
+
+def test_lead_in_fragment_and_list_items_merge_into_one_paragraph() -> None:
+    para = segment(MARKDOWN).paragraphs[1]
+    assert para.text.startswith("Three findings stand out") and para.text.endswith("children.")
+    found = extract_claims(para)
+    assert [c.text for c in found.claims] == [
+        "Eradication of H pylori raised haemoglobin.",
+        "The effect was larger with bismuth.",
+        "Ferritin rose in children.",
+    ]
+    assert ("Three findings stand out", "lead-in") in found.skipped
+    assert found.claims[0].citations[0].keys == ("huang2010",)
+
+
+def test_a_paragraph_next_to_a_table_reads_it() -> None:
+    seg = segment(MARKDOWN)
+    assert seg.paragraphs[2].reads_table and not seg.paragraphs[0].reads_table
+    cfg = VerifySettings()
+    assert layers_for(cfg, "result", reads_table=True) == ("fact", "logic", "consistency")
+    assert layers_for(cfg, "result", reads_table=False) == ("fact", "logic")
+    assert layers_for(cfg, "limitation", reads_table=False) == ("logic", "consistency")
+
+
+def test_plain_text_segments_by_blank_lines_and_heading_lines() -> None:
+    text = ("Introduction\n\nGrey seals recognise pen mates.\nThey fight less with them.\n\n"
+            "2. Methods\n\nPups were penned in two groups of six.\n")
+    seg = segment(text)
+    assert [(p.section, p.text) for p in seg.paragraphs] == [
+        ("Introduction", "Grey seals recognise pen mates.\nThey fight less with them."),
+        ("2. Methods", "Pups were penned in two groups of six."),
+    ]
+    assert seg.paragraphs[1].section_kind == "methods"
+
+
+def test_long_and_multi_topic_blocks_are_split_at_sentences() -> None:
+    sentences = [f"Sentence number {i} talks about seals and their pups in some detail." for i in
+                 range(30)]
+    text = " ".join(sentences)
+    seg = segment(text, max_tokens=100)
+    assert len(seg.paragraphs) > 2
+    assert all(text[p.span[0] : p.span[1]] == p.text for p in seg.paragraphs)
+    assert "".join(p.text for p in seg.paragraphs).replace(" ", "") == text.replace(" ", "")
+
+    def fake_topics(texts: list[str]) -> list[list[float]]:
+        # Two topics as orthogonal unit vectors: the split must fall between them.
+        return [[1.0, 0.0] if "seal" in t.lower() else [0.0, 1.0] for t in texts]
+
+    topic = ("Seals fight strangers. Seal pups check strangers. Seals calm down with pen mates. "
+             "Sharks live long. Shark tags fall off. Shark ages come from vertebrae.")
+    parts = segment(topic, embed=fake_topics).paragraphs
+    assert [p.text.split(".")[0] for p in parts] == ["Seals fight strangers", "Sharks live long"]
+
+
+# ---------------------------------------------------------------------------- citations
+
+
+@pytest.mark.parametrize(
+    ("text", "style", "keys"),
+    [
+        ("shown before [@huang2010].", "pandoc", ("huang2010",)),
+        ("shown before [see @a2010; @b-2011, p. 4].", "pandoc", ("a2010", "b-2011")),
+        ("pups checked more (Robinson et al., 2015).", "author_year", ("robinson:2015",)),
+        ("as found (Smith and Jones 2019; Lee, 2018a).", "author_year",
+         ("smith:2019", "lee:2018")),
+        ("Robinson et al. (2015) found more checks.", "author_year", ("robinson:2015",)),
+        ("De Marchis et al. (2016) stimulated the forearm.", "author_year", ("marchis:2016",)),
+        ("as reported [3, 5-7].", "numeric", ("3", "5", "6", "7")),
+        ("see doi:10.1186/1752-2897-4-1.", "doi", ("10.1186/1752-2897-4-1",)),
+        ("see arXiv:2302.07302v1 for details.", "arxiv", ("2302.07302",)),
+    ],
+)
+def test_each_citation_style_is_found(text: str, style: str, keys: tuple[str, ...]) -> None:
+    cites = find_citations(text)
+    assert [(c.style, c.keys) for c in cites] == [(style, keys)]
+    assert text[cites[0].span[0] : cites[0].span[1]] == cites[0].raw
+
+
+def test_things_in_brackets_that_are_not_citations() -> None:
+    text = ("Searches ran (January 1970 to April 2009) with (95% CI 6.03 to 19.74, p<0.001); "
+            "see [the link](http://x.org) and ![fig](a.png); in (2009) nothing.")
+    assert find_citations(text) == []
+
+
+def test_strip_citations_keeps_a_readable_sentence() -> None:
+    assert strip_citations("Robinson et al. (2015) found more checks [@r2015].") == \
+        "The study found more checks."
+    assert strip_citations("Pups checked more (Robinson et al., 2015), as expected.") == \
+        "Pups checked more, as expected."
+
+
+def test_bibtex_parsing() -> None:
+    bib = parse_bibtex((DRAFTS / "medical_review.bib").read_text())
+    assert set(bib) == {"huang2010", "datta2010", "dodd2014", "geerts1994"}
+    assert bib["huang2010"].doi == "10.1136/pgmj.2009.089987"
+    assert bib["huang2010"].title and "Helicobacter pylori" in bib["huang2010"].title
+    assert bib["datta2010"].year == 2010 and bib["datta2010"].first_author == "Datta"
+    with pytest.raises(InputError, match="no BibTeX entries"):
+        parse_bibtex("just some text", path="refs.bib")
+    with pytest.raises(InputError, match="unbalanced braces"):
+        parse_bibtex("@article{k, title = {never closed", path="refs.bib")
+
+
+# ---------------------------------------------------------------------------- claims
+
+
+def test_coordinated_findings_split_and_shared_subjects_do_not() -> None:
+    s = "The WMD of Hb was 12.88 g/l, and the WMD of SF was 10.05 mg/l."
+    assert [s[a:b] for a, b in split_clauses(s)] == [
+        "The WMD of Hb was 12.88 g/l", "the WMD of SF was 10.05 mg/l."]
+    one = "Pups made fewer checks and showed less aggression as time went on."
+    assert split_clauses(one) == [(0, len(one))]
+    shared = "Eradication raised haemoglobin, and increased ferritin in children."
+    assert split_clauses(shared) == [(0, len(shared))]
+    inside = "Hb rose (12.88 g/l; 95% CI 6.03 to 19.74) in every trial."
+    assert split_clauses(inside) == [(0, len(inside))]
+
+
+@pytest.mark.parametrize(
+    ("sentence", "reason"),
+    [
+        ("Does eradication help every patient?", "question"),
+        ("In this section we review the trauma literature.", "transition"),
+        ("The rest of this review is organised as follows.", "transition"),
+        ("Next, we turn to thromboprophylaxis.", "transition"),
+        ("We will compare the two regimens below.", "intent"),
+        ("This review aims to summarise the trials.", "intent"),
+        ("Three regimens were compared:", "lead-in"),
+        ("Results in brief", "fragment"),
+        ("The WMD of Hb was 12.88 g/l.", None),
+    ],
+)
+def test_non_claims_are_recognised(sentence: str, reason: str | None) -> None:
+    assert skip_reason(sentence) == reason
+
+
+def test_claim_features() -> None:
+    text = ("Eradication of H pylori proves to cause a rise in Hb of 12.88 g/l in all children "
+            "[@huang2010].")
+    para = segment(text).paragraphs[0]
+    claim = extract_claims(para).claims[0]
+    assert claim.numbers == ("12.88 g",) or claim.numbers[0].startswith("12.88")
+    assert "Hb" in claim.entities and "H pylori" in claim.entities
+    assert "proves" in claim.hedges and claim.causal and claim.universal
+    assert claim.citations[0].keys == ("huang2010",) and not claim.is_simple
+    assert text[claim.span[0] : claim.span[1]].startswith("Eradication")
+    simple = extract_claims(segment("Each has strengths and weaknesses here.").paragraphs[0])
+    assert simple.claims[0].is_simple
+
+
+def test_paragraph_types_from_headings_and_cues() -> None:
+    text = ("## Discussion\n\nThe trials agree on the direction of the effect.\n\n"
+            "A limitation of these trials is their small sample size, and future research is "
+            "needed.\n\n## Methods\n\nWe searched Medline; trials were included if randomised.\n")
+    types = [paragraph_type(p) for p in segment(text).paragraphs]
+    assert types == ["result", "limitation", "method"]
+
+
+# ---------------------------------------------------------------------------- logic rules
+
+
+def test_causal_wording_over_correlational_evidence() -> None:
+    ev = "Low glycaemic index diets were associated with lower gestational weight gain."
+    assert causal_over_correlational("Low glycaemic index diets cause lower weight gain.", ev)
+    assert not causal_over_correlational("Low glycaemic index diets go with lower weight gain.",
+                                         ev)
+    assert not causal_over_correlational("Smoking causes cancer.", "Smoking causes cancer.")
+
+
+def test_universal_claim_over_limited_evidence() -> None:
+    ev = "The approach detected effective stimulation patterns in most subjects."
+    assert universal_over_limited("The approach always detected effective patterns.", ev) == \
+        "always"
+    assert universal_over_limited("All studies were performed in Asia.",
+                                  "All studies were performed in Asia.") is None
+    assert universal_over_limited("Filters never migrated in trauma patients.",
+                                  "None of the studies reported filter migration.") is None
+
+
+# ---------------------------------------------------------------------------- consistency
+
+
+def _paragraphs(text: str) -> list:
+    return list(segment(text).paragraphs)
+
+
+def test_abbreviation_rules() -> None:
+    paras = _paragraphs(
+        "The IDA burden is large.\n\nIron deficiency anaemia (IDA) is common.\n\n"
+        "Later, iron deficiency amenorrhoea (IDA) was rare.\n\n"
+        "Low molecular weight heparin (LMWH) and low molecular weight heparin (LMH) differ.\n")
+    found = {(i.paragraph_id, i.finding, i.subject) for i in abbreviation_issues(paras)}
+    assert ("p_001", "abbreviation_before_definition", "IDA") in found
+    assert ("p_003", "abbreviation_redefined", "IDA") in found
+    assert ("p_004", "two_names_one_concept", "LMH") in found
+
+
+def test_number_format_rules() -> None:
+    paras = _paragraphs("Bleeding was 3.9% and HIT 0.7%.\n\nFilters failed in 2.8 percent.\n\n"
+                        "Recovery was 107,2 units in one assay.\n\nLevels were 5 mg/dl and "
+                        "7 mg/dl.\n\nOne sample had 9 mg/dL.\n")
+    found = {(i.paragraph_id, i.finding) for i in format_issues(paras)}
+    assert ("p_002", "mixed_percent_format") in found
+    assert ("p_003", "mixed_decimal_separator") in found
+    assert ("p_005", "mixed_unit_spelling") in found
+    assert not any(pid == "p_001" for pid, _ in found)
+
+
+def test_citation_style_and_symbol_rules() -> None:
+    paras = _paragraphs("A was shown [1]. B too [2].\n\nC was shown (Smith et al., 2020).\n\n"
+                        "Here N denotes the number of pups.\n\nLater, N denotes the nitrogen "
+                        "content of plasma.\n")
+    styles = citation_style_issues(paras)
+    assert [(i.paragraph_id, i.finding) for i in styles] == [("p_002", "mixed_citation_style")]
+    symbols = symbol_issues(paras)
+    assert [(i.paragraph_id, i.subject) for i in symbols] == [("p_004", "N")]
+
+
+# ---------------------------------------------------------------------------- cards and risk
+
+
+def _card(layer: str, status: str, finding: str | None = None, claim: str = "x",
+          confidence: float = 0.8) -> Card:
+    return Card(paragraph_id="p_001", layer=layer, status=status, confidence=confidence,
+                claim=claim, keyword="k", finding=finding)
+
+
+@pytest.mark.parametrize(
+    ("cards", "risk"),
+    [
+        ([_card("fact", "supported")], Risk.blue),
+        ([_card("fact", "unverifiable", "no_evidence", "Whales sing.")], Risk.blue),
+        ([_card("fact", "unverifiable", "no_evidence", "Whales sing for 20 minutes.")],
+         Risk.yellow),
+        ([_card("fact", "unverifiable", "cited_paper_missing")], Risk.yellow),
+        ([_card("fact", "supported"), _card("fact", "partially_supported")], Risk.yellow),
+        ([_card("logic", "warning", "causal_over_correlational")], Risk.yellow),
+        ([_card("consistency", "warning", "mixed_percent_format")], Risk.blue),
+        ([_card("lineage", "warning", "single_source")], Risk.blue),
+        ([_card("fact", "partially_supported", "citation_mismatch")], Risk.red),
+        ([_card("fact", "partially_supported"), _card("fact", "contradicted")], Risk.red),
+    ],
+)
+def test_risk_mapping(cards: list[Card], risk: Risk) -> None:
+    colour, score = paragraph_risk(cards)
+    assert colour == risk
+    assert {"red": (0.7, 1.0), "yellow": (0.35, 0.65), "blue": (0.0, 0.3)}[colour][0] <= score
+    assert score <= {"red": 1.0, "yellow": 0.65, "blue": 0.3}[colour]
+
+
+def test_downgrade_wordings() -> None:
+    from sciverify.entail.checks import run_checks
+
+    claim = "The pooled analysis proves that eradication improves IDA."
+    ev = "The pooled analysis suggests that eradication may improve IDA."
+    assert downgrade(claim, "strengthened_hedge", run_checks(claim, ev), ev) == \
+        "The pooled analysis suggests that eradication improves IDA."
+    claim = "Antenatal lifestyle advice improves maternal diet."
+    ev = "For women who are overweight or obese, antenatal lifestyle advice improves maternal diet."
+    assert downgrade(claim, "dropped_condition", run_checks(claim, ev), ev) == \
+        "Antenatal lifestyle advice improves maternal diet for women who are overweight or obese."
+    claim = "The WMD of Hb was 15.88 g/l."
+    ev = "The WMD of Hb was 12.88 g/l."
+    assert downgrade(claim, "number_mismatch", run_checks(claim, ev), ev) == \
+        "The WMD of Hb was 12.88 g/l."
+    assert "12.88" in keyword_of("The WMD of Hb was 12.88 g/l in children.")
+
+
+# ---------------------------------------------------------------------------- bad input
+
+
+def test_empty_and_binary_drafts(tmp_path: Path) -> None:
+    with pytest.raises(InputError, match="the draft is empty"):
+        verify("  \n\n ", store=None, settings=None, source="draft.md")
+    binary = tmp_path / "paper.pdf"
+    binary.write_bytes(b"%PDF-1.4\x00\x01\x02")
+    with pytest.raises(InputError, match="binary") as info:
+        read_draft(binary)
+    assert info.value.path == str(binary)
+    with pytest.raises(InputError, match="not UTF-8"):
+        decode_draft(b"caf\xe9 au lait", source="notes.txt")
+    assert decode_draft("\ufeffHello".encode()) == "Hello"
+
+
+def test_language_guess() -> None:
+    assert guess_language("The pups were penned in two groups and the trials were run daily "
+                          "for two weeks with all of the animals.") == "English"
+    assert guess_language("Die Welpen wurden in zwei Gruppen gehalten und die Versuche wurden "
+                          "täglich mit allen Tieren durchgeführt, die nicht krank sind.") == "German"
+    assert guess_language("幼崽被分成两组饲养，试验每天进行，持续两周，所有动物都参加了试验。") == \
+        "Chinese/Japanese"
+    assert guess_language("Too short.") is None
