@@ -18,11 +18,12 @@ import shutil
 import subprocess
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, Self
 
 from sciverify.records import Card, EvidenceRef, ParagraphResult, VerifyResult
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+_BASH = shutil.which("bash") or "/bin/bash"
 NO_CHROMIUM = "chromium is not installed (CI installs it: apt-get install -y chromium)"
 _FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
           "--disable-background-networking", "--disable-component-update", "--disable-sync",
@@ -44,19 +45,16 @@ class Chromium:
 
     def __init__(self, profile: Path, *, width: int = 1280, height: int = 2000) -> None:
         assert CHROMIUM, NO_CHROMIUM
-        # Lift the pipe ends above fd 4 first: had one landed on 3 or 4, the dup2 calls in the
-        # child would overwrite it before it was copied.
+        # DevTools reads fd 3 and writes fd 4 of the browser. The pipe ends are lifted above
+        # fd 9 and bash (dash takes one-digit fds only) moves them onto 3 and 4, so no ends
+        # collide and no preexec_fn runs.
         cmd_r, self._cmd_w, self._out_r, out_w = (_high_fd(fd) for fd in (*os.pipe(), *os.pipe()))
-
-        def _wire_fds() -> None:  # runs in the child: DevTools reads fd 3 and writes fd 4
-            os.dup2(cmd_r, 3)
-            os.dup2(out_w, 4)
-
+        wire = f'exec "$0" "$@" 3<&{cmd_r} 4>&{out_w} {cmd_r}<&- {out_w}>&-'
         self.proc = subprocess.Popen(
-            [CHROMIUM, *_FLAGS, f"--user-data-dir={profile}", f"--window-size={width},{height}",
-             "about:blank"],
+            [_BASH, "-c", wire, CHROMIUM, *_FLAGS, f"--user-data-dir={profile}",
+             f"--window-size={width},{height}", "about:blank"],
             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-            preexec_fn=_wire_fds, close_fds=False)
+            pass_fds=(cmd_r, out_w))
         os.close(cmd_r)
         os.close(out_w)
         self._buffer = b""
@@ -65,7 +63,7 @@ class Chromium:
         self.session: str | None = None
         self.width, self.height = width, height
 
-    def __enter__(self) -> Chromium:
+    def __enter__(self) -> Self:
         return self
 
     def __exit__(self, *exc: object) -> None:

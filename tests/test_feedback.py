@@ -134,9 +134,9 @@ def test_missing_file_and_read_only_corpus(tmp_path: Path, store: Store) -> None
         import_decisions(tmp_path / "nope.json", store=store)
     path = _write(tmp_path, _file([("p_001", "accept", "red")]))
     store.close()
-    with open_store(tmp_path / "corpus", read_only=True) as reader:
-        with pytest.raises(InputError, match="read-only"):
-            import_decisions(path, store=reader)
+    with (open_store(tmp_path / "corpus", read_only=True) as reader,
+          pytest.raises(InputError, match="read-only")):
+        import_decisions(path, store=reader)
 
 
 def test_decisions_for_a_run_of_another_draft_are_refused(tmp_path: Path, store: Store) -> None:

@@ -10,6 +10,7 @@ from sciverify.index import IndexReport, build_index
 from sciverify.ingest import IngestReport, ingest
 from sciverify.search import Hit, SearchResults, make_filters, search
 from sciverify.store import Store, open_store
+from sciverify.verify import log_run, verify
 
 __version__ = "0.1.0"
 
@@ -19,6 +20,8 @@ __all__ = [
     "SearchResults",
     "make_filters",
     "search",
+    "verify",
+    "log_run",
     "IndexReport",
     "build_index",
     "chunk",

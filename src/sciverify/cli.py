@@ -616,6 +616,7 @@ def verify(
     with api.open_store(settings.corpus) as store, cli_progress(quiet) as progress:
         result = api.verify(text, store=store, settings=settings, source=source, bib=bib,
                             progress=progress)
+        result = api.log_run(store, result, settings, text=text)
     if report is not None:
         target = output or Path(f"verify-report.{report.value}")
         body = (reports.result_to_html(result) if report is ReportKind.html

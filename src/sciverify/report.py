@@ -162,8 +162,8 @@ def _md_block_line(line: str) -> str:
 
 
 def _md_card(card: Card) -> list[str]:
-    lines = [f"- **{_md(card.status)}** · {_md(card.layer)} · confidence {card.confidence:.2f}"
-             f" — {_md(card.claim)}"]
+    lines = [(f"- **{_md(card.status)}** · {_md(card.layer)} · confidence {card.confidence:.2f}"
+              f" — {_md(card.claim)}")]
     if card.finding:
         lines.append(f"  - finding: {_md(card.finding)}")
     if card.keyword:
@@ -202,8 +202,8 @@ def result_to_markdown(result: VerifyResult) -> str:
         out.append("_(no paragraphs)_")
     out += ["", "## Paragraphs", ""]
     for p in result.paragraphs:
-        out += [f"### {_md(p.paragraph_id)} — {_md(p.section)} ({_md(p.type)}) — "
-                f"{_md(p.risk)} {p.risk_score:.2f}", ""]
+        out += [(f"### {_md(p.paragraph_id)} — {_md(p.section)} ({_md(p.type)}) — "
+                 f"{_md(p.risk)} {p.risk_score:.2f}"), ""]
         out += [f"> {_md_block_line(line)}" for line in p.text.splitlines() if line.strip()]
         out.append("")
         for card in p.cards:

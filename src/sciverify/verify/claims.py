@@ -181,9 +181,11 @@ def split_clauses(sentence: str) -> list[tuple[int, int]]:
     out: list[tuple[int, int]] = []
     for s, e in pieces:
         part = sentence[s:e]
-        first = lx.words(part)[:1]
-        own_subject = bool(first) and first[0].lower not in _FINITE and not lx.direction(
-            first[0].lower)
+        ws = lx.words(part)
+        # Its own subject: the clause does not start with its verb, and has one after its
+        # first word ("the WMD of SF was ..."; not "penetrate the vessel wall").
+        own_subject = bool(ws) and ws[0].lower not in _FINITE and not lx.direction(
+            ws[0].lower) and any(w.lower in _FINITE for w in ws[1:])
         if (out and len(re.findall(r"[A-Za-z]{2,}", part)) >= 4 and _has_finding(part)
                 and own_subject and _has_finding(sentence[out[-1][0] : out[-1][1]])):
             out.append((s, e))

@@ -18,7 +18,7 @@ import itertools
 import json
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from sciverify.entail import lexicon as lx
@@ -28,9 +28,9 @@ from sciverify.verify.citations import Resolver, Source
 from sciverify.verify.claims import Claim
 from sciverify.verify.settings import VerifySettings
 
-_PAIR_PENALTY = 0.97  # a two-sentence window must beat a single sentence clearly
+_PAIR_GAIN = 0.1  # what a two-sentence window must add over its best sentence
 _MAX_SPAN_CHARS = 600
-_DEFAULT_MODEL_WEIGHT = 0.7
+_DEFAULT_MODEL_WEIGHT = 0.5
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,23 +127,30 @@ def lexical_probs(rel: float, th: Any) -> EntailProbs:
     if rel < th.min_relevance:
         pe = 0.05
     else:
-        pe = min(0.9, th.related_min + (rel - th.min_relevance) * 1.6)
+        pe = min(0.9, 0.35 + (rel - th.min_relevance) * 1.6)
     pc = 0.05
     return EntailProbs(pe, max(0.0, 1.0 - pe - pc), pc)
 
 
-def blend(model: EntailProbs, lexical: EntailProbs, weight: float) -> EntailProbs:
+def blend(model: EntailProbs, lexical: EntailProbs, weight: float, *,
+          contradiction_weight: float = 0.3, lexical_entails: bool = False) -> EntailProbs:
+    """Model and lexical probabilities mixed per label; a near-verbatim sentence entails."""
     if model.error:
         return model
     w = weight
     e = w * model.entailment + (1 - w) * lexical.entailment
-    c = w * model.contradiction + (1 - w) * lexical.contradiction
+    if lexical_entails:
+        e = max(e, lexical.entailment)
+    wc = min(contradiction_weight, w) if w == 0 else contradiction_weight
+    c = wc * model.contradiction + (1 - wc) * lexical.contradiction
+    if e + c > 1:
+        e, c = e / (e + c), c / (e + c)
     return EntailProbs(round(e, 6), round(max(0.0, 1 - e - c), 6), round(c, 6),
                        rationale=model.rationale)
 
 
 def model_weight(cfg: VerifySettings, entailer: Any) -> float:
-    """The configured weight, else 0.7 — or 0 for the bundled model while it is an untrained
+    """The configured weight, else 0.5 — or 0 for the bundled model while it is an untrained
     placeholder, whose probabilities carry no information."""
     if cfg.model_weight is not None:
         return cfg.model_weight
@@ -203,8 +210,17 @@ def gather(checks: Sequence[ClaimCheck], *, store: Any, settings: Any, cfg: Veri
                 continue
             seen.add(hit.chunk_id)
             context = _stems(f"{hit.title or ''} {hit.text}")
+            singles: dict[str, float] = {}
             for text, is_pair in _windows(hit.text):
-                rel = relevance(claim.text, text, context) * (_PAIR_PENALTY if is_pair else 1.0)
+                rel = relevance(claim.text, text, context)
+                if is_pair:
+                    # A pair is a candidate only when it states clearly more than each of its
+                    # sentences: an extra sentence brings extra conditions for the checks.
+                    parts = [v for k, v in singles.items() if k in text]
+                    if parts and rel < max(parts) + _PAIR_GAIN:
+                        continue
+                else:
+                    singles[text] = rel
                 spans.append(Span(text, hit.paper_id, hit.chunk_id, hit.title, hit.page,
                                   hit.source, hit.evidence_type, is_cited, round(rel, 4)))
         check.spans = _pick(spans, cfg.max_pairs_per_claim, bool(cited))
@@ -274,6 +290,17 @@ def _decide(claim: str, spans: list[Span], probs: list[EntailProbs],
     decision = decide(claim, [(spans[i].text, probs[i], spans[i].relevance) for i in keep],
                       thresholds=cfg.thresholds)
     span = spans[keep[decision.evidence_index]] if decision.evidence_index is not None else None
+    if decision.status == Status.contradicted and span is not None \
+            and probs[spans.index(span)].contradiction < cfg.thresholds.contradict_min:
+        # A check's conflict on one sentence against a more relevant sentence that supports the
+        # claim without any conflict: the sentence that speaks most directly decides.
+        for i in keep:
+            if spans[i].relevance <= span.relevance:
+                continue
+            alone = decide(claim, [(spans[i].text, probs[i], spans[i].relevance)],
+                           thresholds=cfg.thresholds)
+            if alone.status == Status.supported:
+                return replace(alone, evidence_index=0), spans[i]
     return decision, span
 
 
@@ -308,10 +335,14 @@ def conclude(check: ClaimCheck, cfg: VerifySettings) -> None:
     entailed_cited = d_cited.status == Status.partially_supported and d_cited.probs is not None \
         and d_cited.probs.entailment >= cfg.thresholds.entail_min
     check.related = [s for s in check.spans[:3]]
-    if check.cited_papers and (d_cited.status in _STRONG or entailed_cited):
+    elsewhere = (d_all.status == Status.supported and s_all is not None and not s_all.cited
+                 and check.sources and not check.missing)
+    clearly_better = elsewhere and s_all is not None and (
+        s_cited is None or s_all.relevance >= s_cited.relevance + cfg.decide_margin)
+    if check.cited_papers and (d_cited.status in _STRONG
+                               or (entailed_cited and not clearly_better)):
         check.decision, check.deciding = d_cited, s_cited
-    elif check.cited_papers and d_all.status == Status.supported and s_all is not None \
-            and not s_all.cited and check.sources and not check.missing:
+    elif check.cited_papers and elsewhere:
         check.decision, check.deciding = d_all, s_all
         check.status, check.finding = Status.partially_supported, "citation_mismatch"
         check.note = "the evidence is in another paper than the one cited"
@@ -351,7 +382,9 @@ def judge(checks: Sequence[ClaimCheck], extra: Sequence[tuple[str, str]], *, ent
     it = iter(raw)
     th = cfg.thresholds
     for check in checks:
-        check.probs = [blend(next(it), lexical_probs(s.relevance, th), weight)
+        check.probs = [blend(next(it), lexical_probs(s.relevance, th), weight,
+                             contradiction_weight=cfg.contradiction_weight if weight else 0.0,
+                             lexical_entails=s.relevance >= cfg.lexical_entail_min)
                        for s in check.spans]
         conclude(check, cfg)
     return [next(it) for _ in extra]

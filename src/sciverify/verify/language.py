@@ -13,7 +13,7 @@ _FUNCTION_WORDS: dict[str, frozenset[str]] = {
     name: frozenset(words.split())
     for name, words in {
         "English": "the of and to in is that for with was were are by on as this from be which "
-                   "an or not at it we these than have has been",
+                   "a an or not at it we these than have has been its their within across",
         "German": "der die das und ist nicht mit von den dem ein eine zu auf für sich des im "
                   "wurde werden sind auch bei aus nach wir",
         "French": "le la les et des est une un du dans pour que qui sur au avec pas sont ont "
@@ -56,5 +56,9 @@ def guess_language(text: str, *, min_words: int = 12) -> str | None:
         return None
     shares = {lang: sum(w in fw for w in words) / len(words) for lang, fw in _FUNCTION_WORDS.items()}
     best = max(shares, key=lambda lang: (shares[lang], lang == "English"))
-    # Technical text (tables of terms, lists of names) has few function words in any language.
-    return best if shares[best] >= 0.08 else "English"
+    distinct = {w for w in words if w in _FUNCTION_WORDS[best]}
+    # Technical text (tables of terms, lists of names) has few function words in any language;
+    # it is read as English unless another language's function words are plainly there.
+    if best != "English" and (shares[best] < 0.15 or len(distinct) < 3):
+        return "English"
+    return best

@@ -32,8 +32,11 @@ _OVERRIDES = ("number", "negation", "comparative")
 
 
 def _thresholds() -> DecisionThresholds:
+    # Relevance here is the lexical coverage of `evidence.relevance` (0..1), not a BM25 score;
+    # every threshold is set explicitly so that changes of the engine's defaults do not move it.
     return DecisionThresholds(
-        min_relevance=0.45, related_min=0.35, override_checks=_OVERRIDES
+        min_relevance=0.45, entail_min=0.5, contradict_min=0.5, related_min=0.25,
+        partial_min=0.35, override_checks=_OVERRIDES,
     )
 
 
@@ -60,8 +63,23 @@ class VerifySettings(BaseModel):
         None,
         ge=0.0,
         le=1.0,
-        description="Weight of the entailment model against the lexical evidence score when "
-        "the two are blended; None: 0.7, or 0 for an untrained placeholder model.",
+        description="Weight of the model's entailment probability against the lexical "
+        "evidence score when the two are blended; None: 0.5, or 0 for an untrained placeholder.",
+    )
+    contradiction_weight: float = Field(
+        0.3,
+        ge=0.0,
+        le=1.0,
+        description="Weight of the model's contradiction probability. The bundled model's "
+        "contradiction precision on held-out SciFact pairs is 0.39, so by default the model "
+        "alone cannot call a contradiction: a deterministic check must find the conflict.",
+    )
+    lexical_entail_min: float = Field(
+        0.75,
+        ge=0.0,
+        le=1.0,
+        description="A sentence that states this share of the claim (words and numbers) entails "
+        "it lexically, whatever the model says; the checks still catch what differs.",
     )
     decide_margin: float = Field(
         0.15,
