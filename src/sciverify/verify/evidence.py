@@ -46,6 +46,7 @@ class Span:
     evidence_type: str
     cited: bool
     relevance: float
+    section_kind: str = ""
 
 
 @dataclass(slots=True)
@@ -222,7 +223,8 @@ def gather(checks: Sequence[ClaimCheck], *, store: Any, settings: Any, cfg: Veri
                 else:
                     singles[text] = rel
                 spans.append(Span(text, hit.paper_id, hit.chunk_id, hit.title, hit.page,
-                                  hit.source, hit.evidence_type, is_cited, round(rel, 4)))
+                                  hit.source, hit.evidence_type, is_cited, round(rel, 4),
+                                  hit.section_kind))
         check.spans = _pick(spans, cfg.max_pairs_per_claim, bool(cited))
 
 
@@ -292,10 +294,16 @@ def _decide(claim: str, spans: list[Span], probs: list[EntailProbs],
     span = spans[keep[decision.evidence_index]] if decision.evidence_index is not None else None
     if decision.status == Status.contradicted and span is not None \
             and probs[spans.index(span)].contradiction < cfg.thresholds.contradict_min:
-        # A check's conflict on one sentence against a more relevant sentence that supports the
-        # claim without any conflict: the sentence that speaks most directly decides.
-        for i in keep:
-            if spans[i].relevance <= span.relevance:
+        # A check's conflict on one sentence against a sentence that supports the claim
+        # without any conflict: the more relevant sentence decides. A direction conflict alone
+        # is weaker (the check reads "fewer with familiars than with strangers" as the reverse
+        # of "more with strangers"), so any relevant supporting sentence outweighs it.
+        checks = {f.check for f in decision.findings if f.effect == "contradict"}
+        direction_only = checks <= {"comparative"}
+        pool = range(len(spans)) if direction_only else keep
+        for i in pool:
+            if spans[i] is span or spans[i].relevance < cfg.thresholds.min_relevance or (
+                    spans[i].relevance <= span.relevance and not direction_only):
                 continue
             alone = decide(claim, [(spans[i].text, probs[i], spans[i].relevance)],
                            thresholds=cfg.thresholds)
@@ -305,6 +313,14 @@ def _decide(claim: str, spans: list[Span], probs: list[EntailProbs],
 
 
 _STRONG = (Status.supported, Status.contradicted)
+_BACKGROUND_SECTIONS = frozenset({"introduction", "related_work"})
+_HUMAN = re.compile(r"^(?:in|of|from|using|among|for)\s+(?:[\w-]+\s+){0,2}?"
+                    r"(?:humans?|people|persons?|individuals)$", re.IGNORECASE)
+
+
+def _human_only(f: Any) -> bool:
+    """A dropped "of people" / "in humans": not a restriction a claim about people drops."""
+    return f.check == "condition" and bool(_HUMAN.match(f.evidence_text.strip()))
 _DISPERSION = re.compile(
     r"(?:\b(?:SDs?|SEM?|IQR)\b|standard (?:deviation|error)|interquartile range|±|\+/-)"
     r"\s*(?:of|was|were|=|:)?\s*[-−]?\d[\d.,]*", re.IGNORECASE)
@@ -335,8 +351,10 @@ def conclude(check: ClaimCheck, cfg: VerifySettings) -> None:
     entailed_cited = d_cited.status == Status.partially_supported and d_cited.probs is not None \
         and d_cited.probs.entailment >= cfg.thresholds.entail_min
     check.related = [s for s in check.spans[:3]]
-    elsewhere = (d_all.status == Status.supported and s_all is not None and not s_all.cited
-                 and check.sources and not check.missing)
+    entailed_all = d_all.probs is not None and d_all.probs.entailment >= cfg.thresholds.entail_min
+    elsewhere = (d_all.status in (Status.supported, Status.partially_supported) and entailed_all
+                 and s_all is not None and not s_all.cited and bool(check.sources)
+                 and not check.missing)
     clearly_better = elsewhere and s_all is not None and (
         s_cited is None or s_all.relevance >= s_cited.relevance + cfg.decide_margin)
     if check.cited_papers and (d_cited.status in _STRONG
@@ -354,6 +372,13 @@ def conclude(check: ClaimCheck, cfg: VerifySettings) -> None:
     else:
         check.decision, check.deciding = d_all, s_all
     decision = check.decision
+    if decision.status == Status.partially_supported and decision.probs is not None \
+            and decision.probs.entailment >= cfg.thresholds.entail_min and decision.findings \
+            and all(_human_only(f) for f in decision.findings if f.effect == "partial"
+                    and f.check in cfg.thresholds.partial_checks):
+        decision = check.decision = replace(decision, status=Status.supported,
+                                            reason=decision.reason + "; a human population "
+                                            "is what a biomedical claim means by default")
     check.status = decision.status
     check.finding = _finding_of(decision, cfg)
     if check.status == Status.contradicted and check.deciding is not None \
@@ -364,7 +389,7 @@ def conclude(check: ClaimCheck, cfg: VerifySettings) -> None:
         check.finding = "no_evidence"
         check.deciding = None
     elif (check.status == Status.supported and check.deciding is not None
-          and check.deciding.evidence_type == "background" and check.claim.numbers):
+          and check.deciding.section_kind in _BACKGROUND_SECTIONS and check.claim.numbers):
         # DESIGN.md 2.4: background text may explain a result, never back one on its own.
         check.status, check.finding = Status.partially_supported, "background_only"
         check.note = "only an introduction or related-work passage states this result"

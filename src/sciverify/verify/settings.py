@@ -82,7 +82,7 @@ class VerifySettings(BaseModel):
         "it lexically, whatever the model says; the checks still catch what differs.",
     )
     decide_margin: float = Field(
-        0.15,
+        0.08,
         ge=0.0,
         le=1.0,
         description="Evidence spans within this relevance of the best span take part in the "
