@@ -8,7 +8,7 @@ labelled claims and the share of paragraphs with the expected risk.
 
 Usage:
     python benchmarks/verify_drafts.py [--corpus bench_out/pdfs63] [--corpora ../shared/corpora]
-                                       [--format table|json]
+                                       [--format table|json] [--set KEY=VALUE]
 """
 
 from __future__ import annotations
@@ -38,11 +38,24 @@ def ensure_corpus(corpus: Path, pdfs: Path) -> None:
         raise SystemExit(f"ingest failed: {result.output}")
 
 
-def score(drafts: Path, corpus: Path) -> dict[str, Any]:
+class _WithVerify:
+    """Settings with a `verify` block on top (until the global Settings carries one)."""
+
+    def __init__(self, base: Any, verify: Any) -> None:
+        self._base, self.verify = base, verify
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._base, name)
+
+
+def score(drafts: Path, corpus: Path, overrides: dict[str, Any] | None = None) -> dict[str, Any]:
     import sciverify as sv
     from sciverify.verify import verify
+    from sciverify.verify.settings import verify_settings
 
-    settings = sv.load_settings(corpus=corpus)
+    settings: Any = sv.load_settings(corpus=corpus)
+    if overrides:
+        settings = _WithVerify(settings, verify_settings(settings).model_copy(update=overrides))
     pairs: list[tuple[str, str, str]] = []  # (draft, gold, predicted)
     risks: list[tuple[str, str, str, str]] = []  # (draft, paragraph match, gold, predicted)
     seconds: dict[str, float] = {}
@@ -51,16 +64,24 @@ def score(drafts: Path, corpus: Path) -> dict[str, Any]:
             name = labels_file.name.removesuffix(".labels.json")
             labels = json.loads(labels_file.read_text())
             bib = drafts / labels["bib"] if labels.get("bib") else None
-            result = verify((drafts / f"{name}.md").read_text(), store=store, settings=settings,
-                            source=f"{name}.md", bib=bib)
+            result = verify(
+                (drafts / f"{name}.md").read_text(),
+                store=store,
+                settings=settings,
+                source=f"{name}.md",
+                bib=bib,
+            )
             seconds[name] = result.summary["seconds"]["total"]
             for para in labels["paragraphs"]:
                 found = [p for p in result.paragraphs if para["match"] in p.text]
                 got = found[0] if len(found) == 1 else None
                 risks.append((name, para["match"], para["risk"], got.risk if got else "?"))
                 for claim in para["claims"]:
-                    cards = [c for c in (got.cards if got else ()) if c.layer == "fact"
-                             and claim["match"] in c.claim]
+                    cards = [
+                        c
+                        for c in (got.cards if got else ())
+                        if c.layer == "fact" and claim["match"] in c.claim
+                    ]
                     pairs.append((name, claim["status"], cards[0].status if cards else "none"))
     per_status = {}
     for status in STATUSES:
@@ -70,16 +91,21 @@ def score(drafts: Path, corpus: Path) -> dict[str, Any]:
         prec = tp / (tp + fp) if tp + fp else 0.0
         rec = tp / (tp + fn) if tp + fn else 0.0
         f1 = 2 * prec * rec / (prec + rec) if prec + rec else 0.0
-        per_status[status] = {"precision": round(prec, 3), "recall": round(rec, 3),
-                              "f1": round(f1, 3), "support": tp + fn}
+        per_status[status] = {
+            "precision": round(prec, 3),
+            "recall": round(rec, 3),
+            "f1": round(f1, 3),
+            "support": tp + fn,
+        }
     return {
         "corpus": str(corpus),
         "claims": len(pairs),
         "accuracy": round(sum(g == p for _, g, p in pairs) / max(len(pairs), 1), 3),
         "per_status": per_status,
         "risk_accuracy": round(sum(g == p for *_, g, p in risks) / max(len(risks), 1), 3),
-        "risk_misses": [{"draft": d, "paragraph": m, "expected": g, "got": p}
-                        for d, m, g, p in risks if g != p],
+        "risk_misses": [
+            {"draft": d, "paragraph": m, "expected": g, "got": p} for d, m, g, p in risks if g != p
+        ],
         "claim_misses": [{"draft": d, "expected": g, "got": p} for d, g, p in pairs if g != p],
         "seconds": seconds,
     }
@@ -91,22 +117,31 @@ def main() -> None:
     parser.add_argument("--corpora", type=Path, default=REPO.parent / "shared" / "corpora")
     parser.add_argument("--drafts", type=Path, default=DRAFTS)
     parser.add_argument("--format", choices=("table", "json"), default="table")
+    parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
+                        help="override a VerifySettings number, e.g. contradiction_weight=0.6")
     args = parser.parse_args()
+    overrides = {k: float(v) for k, v in (item.split("=", 1) for item in args.set)}
     ensure_corpus(args.corpus, args.corpora / "pdfs")
-    report = score(args.drafts, args.corpus)
+    report = score(args.drafts, args.corpus, overrides)
     if args.format == "json":
         print(json.dumps(report, indent=2))
         return
-    print(f"corpus {report['corpus']}: {report['claims']} labelled claims, "
-          f"accuracy {report['accuracy']:.3f}, paragraph risk accuracy "
-          f"{report['risk_accuracy']:.3f}")
+    print(
+        f"corpus {report['corpus']}: {report['claims']} labelled claims, "
+        f"accuracy {report['accuracy']:.3f}, paragraph risk accuracy "
+        f"{report['risk_accuracy']:.3f}"
+    )
     print(f"{'status':<22}{'precision':>10}{'recall':>8}{'f1':>7}{'support':>9}")
     for status, m in report["per_status"].items():
-        print(f"{status:<22}{m['precision']:>10.3f}{m['recall']:>8.3f}{m['f1']:>7.3f}"
-              f"{m['support']:>9}")
+        print(
+            f"{status:<22}{m['precision']:>10.3f}{m['recall']:>8.3f}{m['f1']:>7.3f}"
+            f"{m['support']:>9}"
+        )
     for miss in report["risk_misses"]:
-        print(f"risk miss: {miss['draft']}: {miss['paragraph']!r} expected {miss['expected']}, "
-              f"got {miss['got']}")
+        print(
+            f"risk miss: {miss['draft']}: {miss['paragraph']!r} expected {miss['expected']}, "
+            f"got {miss['got']}"
+        )
     print("seconds per draft: " + ", ".join(f"{k} {v:.2f}" for k, v in report["seconds"].items()))
 
 

@@ -14,6 +14,7 @@ only related and not entailed; `support` and `nei` map all of it one way.
 Usage:
     python benchmarks/verify_scifact.py [--limit N] [--corpus bench_out/scifact]
                                         [--corpora ../shared/corpora] [--partial split]
+                                        [--set contradiction_weight=0.6]
 """
 
 from __future__ import annotations
@@ -74,12 +75,28 @@ def macro_f1(pairs: list[tuple[str, str]]) -> dict[str, float]:
     return out
 
 
-def run(corpus: Path, claims_file: Path, limit: int | None, partial: str) -> dict[str, Any]:
+class _WithVerify:
+    """Settings with a `verify` block on top (until the global Settings carries one)."""
+
+    def __init__(self, base: Any, verify: Any) -> None:
+        self._base, self.verify = base, verify
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._base, name)
+
+
+def run(
+    corpus: Path, claims_file: Path, limit: int | None, partial: str, overrides: dict[str, Any]
+) -> dict[str, Any]:
     import sciverify as sv
     from sciverify.entail import load_entailer
     from sciverify.verify import verify
+    from sciverify.verify.settings import verify_settings
 
-    settings = sv.load_settings(corpus=corpus)
+    settings: Any = sv.load_settings(corpus=corpus)
+    if overrides:
+        block = verify_settings(settings).model_copy(update=overrides)
+        settings = _WithVerify(settings, block)
     entailer = load_entailer(settings.entail.backend)
     claims = [json.loads(line) for line in claims_file.read_text().splitlines() if line.strip()]
     claims = claims[:limit] if limit else claims
@@ -88,11 +105,18 @@ def run(corpus: Path, claims_file: Path, limit: int | None, partial: str) -> dic
     statuses: Counter[str] = Counter()
     started = time.perf_counter()
     with sv.open_store(corpus, read_only=True) as store:
-        doc_of = {p: r for p, r in store.execute(
-            "SELECT paper_id, source_record_id FROM versions").fetchall()}
+        doc_of = {
+            p: r
+            for p, r in store.execute("SELECT paper_id, source_record_id FROM versions").fetchall()
+        }
         for claim in claims:
-            result = verify(claim["claim"], store=store, settings=settings, entailer=entailer,
-                            source=f"claim {claim['id']}")
+            result = verify(
+                claim["claim"],
+                store=store,
+                settings=settings,
+                entailer=entailer,
+                source=f"claim {claim['id']}",
+            )
             cards = [c for p in result.paragraphs for c in p.cards if c.layer == "fact"]
             card = cards[0] if cards else None
             statuses[card.status if card else "none"] += 1
@@ -116,6 +140,7 @@ def run(corpus: Path, claims_file: Path, limit: int | None, partial: str) -> dic
         "evidence_hit_rate": round(hits / with_gold, 4) if with_gold else None,
         "evidence_any_hit_rate": round(any_hits / with_gold, 4) if with_gold else None,
         "partial_mapping": partial,
+        "verify_overrides": overrides,
         "entailer": getattr(entailer, "name", "?"),
         "seconds_per_claim": round((time.perf_counter() - started) / max(len(pairs), 1), 3),
     }
@@ -127,10 +152,18 @@ def main() -> None:
     parser.add_argument("--corpora", type=Path, default=REPO.parent / "shared" / "corpora")
     parser.add_argument("--limit", type=int, default=None)
     parser.add_argument("--partial", choices=("split", "support", "nei"), default="split")
+    parser.add_argument(
+        "--set",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="override a VerifySettings number, e.g. contradiction_weight=0.6",
+    )
     args = parser.parse_args()
+    overrides = {k: float(v) for k, v in (item.split("=", 1) for item in args.set)}
     scifact = args.corpora / "scifact"
     ensure_corpus(args.corpus, scifact / "beir" / "corpus.jsonl.gz")
-    report = run(args.corpus, scifact / "claims_train.jsonl", args.limit, args.partial)
+    report = run(args.corpus, scifact / "claims_train.jsonl", args.limit, args.partial, overrides)
     print(json.dumps(report, indent=2))
 
 

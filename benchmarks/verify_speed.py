@@ -1,7 +1,7 @@
 """Warm speed of `verify`: a 6,000-character draft against the 63-PDF corpus, per stage.
 
-The draft is the labelled test drafts' paragraphs, in order, cut at the first paragraph end
-after 6,000 characters. One cold run loads the models; then the median of --runs warm runs is
+The draft is the labelled test drafts' paragraphs, in order (taken again from the start when
+they run out), cut at the first paragraph end after 6,000 characters. One cold run loads the models; then the median of --runs warm runs is
 reported with the median seconds of each stage (segment, claims, retrieve, entail, layers).
 Target: <= 4 s warm.
 
@@ -28,8 +28,10 @@ def speed_draft(chars: int) -> str:
         body = md.read_text().split("## References")[0]
         paragraphs += [p for p in body.split("\n\n") if p.strip() and not p.startswith("---")]
     out: list[str] = []
+    i = 0
     while sum(len(p) + 2 for p in out) < chars and paragraphs:
-        out.append(paragraphs.pop(0))
+        out.append(paragraphs[i % len(paragraphs)])
+        i += 1
     return "\n\n".join(out) + "\n"
 
 
@@ -57,14 +59,26 @@ def main() -> None:
             for s in stages:
                 per_stage[s].append(result.summary["seconds"].get(s, 0.0))
     median = statistics.median(walls)
-    print(json.dumps({
-        "chars": len(text), "paragraphs": first.summary["paragraphs"],
-        "claims": first.summary["claims"], "checked_claims": first.summary["checked_claims"],
-        "cold_s": round(cold, 3), "warm_median_s": round(median, 3),
-        "warm_runs_s": [round(w, 3) for w in walls],
-        "stages_median_s": {s: round(statistics.median(v), 3) for s, v in per_stage.items()},
-        "target_s": TARGET_S, "meets_target": median <= TARGET_S,
-    }, indent=2))
+    print(
+        json.dumps(
+            {
+                "chars": len(text),
+                "paragraphs": first.summary["paragraphs"],
+                "claims": first.summary["claims"],
+                "checked_claims": first.summary["checked_claims"],
+                "entailment_pairs": first.summary["entailment_pairs"],
+                "cold_s": round(cold, 3),
+                "warm_median_s": round(median, 3),
+                "warm_runs_s": [round(w, 3) for w in walls],
+                "stages_median_s": {
+                    s: round(statistics.median(v), 3) for s, v in per_stage.items()
+                },
+                "target_s": TARGET_S,
+                "meets_target": median <= TARGET_S,
+            },
+            indent=2,
+        )
+    )
 
 
 if __name__ == "__main__":

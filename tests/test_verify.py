@@ -22,8 +22,11 @@ from sciverify.verify.settings import VerifySettings
 REPO = Path(__file__).resolve().parents[1]
 DRAFTS = Path(__file__).parent / "drafts"
 # The five sample papers plus the three other papers the drafts are written about.
-EXTRA_PDFS = ("cer__test5_hpylori_iron_anaemia.pdf", "norma__bmcmed2014_obesity.pdf",
-              "sp__map-reduce.pdf")
+EXTRA_PDFS = (
+    "cer__test5_hpylori_iron_anaemia.pdf",
+    "norma__bmcmed2014_obesity.pdf",
+    "sp__map-reduce.pdf",
+)
 DRAFT_NAMES = ("medical_review", "ecology_review", "engineering_review")
 
 
@@ -35,8 +38,9 @@ def corpus(shared_corpora: Path, tmp_path_factory: pytest.TempPathFactory) -> Pa
     for name in EXTRA_PDFS:
         shutil.copy(shared_corpora / "pdfs" / name, pdfs / name)
     folder = tmp_path_factory.mktemp("verify_corpus") / "corpus"
-    result = CliRunner().invoke(app, ["ingest", str(pdfs), "--corpus", str(folder), "-q",
-                                      "-f", "json"])
+    result = CliRunner().invoke(
+        app, ["ingest", str(pdfs), "--corpus", str(folder), "-q", "-f", "json"]
+    )
     assert result.exit_code == 0, result.stderr
     return folder
 
@@ -49,8 +53,13 @@ def results(corpus: Path) -> dict[str, VerifyResult]:
         for name in DRAFT_NAMES:
             labels = json.loads((DRAFTS / f"{name}.labels.json").read_text())
             bib = DRAFTS / labels["bib"] if labels["bib"] else None
-            out[name] = verify((DRAFTS / f"{name}.md").read_text(), store=store,
-                               settings=settings, source=f"{name}.md", bib=bib)
+            out[name] = verify(
+                (DRAFTS / f"{name}.md").read_text(),
+                store=store,
+                settings=settings,
+                source=f"{name}.md",
+                bib=bib,
+            )
     return out
 
 
@@ -70,11 +79,12 @@ def _labelled(kind: str) -> list[tuple[str, dict[str, Any]]]:
     return out
 
 
-@pytest.mark.parametrize(("name", "label"), _labelled("planted"),
-                         ids=lambda v: v if isinstance(v, str) else v["planted"])
-@pytest.mark.xfail(strict=False, reason="known gap: verify quality on the planted drafts is below its acceptance bar (see the closing note)")
-def test_planted_errors_are_found(results: dict[str, VerifyResult], name: str,
-                                  label: dict[str, Any]) -> None:
+@pytest.mark.parametrize(
+    ("name", "label"), _labelled("planted"), ids=lambda v: v if isinstance(v, str) else v["planted"]
+)
+def test_planted_errors_are_found(
+    results: dict[str, VerifyResult], name: str, label: dict[str, Any]
+) -> None:
     para = _paragraph(results[name], label["match"])
     for claim in label["claims"]:
         cards = [c for c in para.cards if c.layer == "fact" and claim["match"] in c.claim]
@@ -86,18 +96,20 @@ def test_planted_errors_are_found(results: dict[str, VerifyResult], name: str,
     assert para.risk == label["risk"], [(c.status, c.finding, c.claim) for c in para.cards]
 
 
-@pytest.mark.parametrize(("name", "label"), _labelled("faithful"),
-                         ids=lambda v: v if isinstance(v, str) else v["match"][:24])
-@pytest.mark.xfail(strict=False, reason="known gap: verify quality on the planted drafts is below its acceptance bar (see the closing note)")
-def test_faithful_paragraphs_stay_blue(results: dict[str, VerifyResult], name: str,
-                                       label: dict[str, Any]) -> None:
+@pytest.mark.parametrize(
+    ("name", "label"),
+    _labelled("faithful"),
+    ids=lambda v: v if isinstance(v, str) else v["match"][:24],
+)
+def test_faithful_paragraphs_stay_blue(
+    results: dict[str, VerifyResult], name: str, label: dict[str, Any]
+) -> None:
     para = _paragraph(results[name], label["match"])
     assert para.risk == "blue", [(c.status, c.finding, c.claim) for c in para.cards]
     for finding in label.get("findings", []):
         assert any(c.finding == finding for c in para.cards), (finding, para.cards)
 
 
-@pytest.mark.xfail(strict=False, reason="known gap: verify quality on the planted drafts is below its acceptance bar (see the closing note)")
 def test_cards_point_at_pages_and_sentences(results: dict[str, VerifyResult]) -> None:
     result = results["medical_review"]
     changed = _paragraph(result, "15.88 g/l").cards[0]
@@ -111,7 +123,7 @@ def test_cards_point_at_pages_and_sentences(results: dict[str, VerifyResult]) ->
     assert "add this paper to the corpus" in missing.suggested_action.lower()
     assert "geerts1994" in missing.suggested_action
     hedge = next(c for c in _paragraph(result, "proves that H pylori").cards if c.layer == "fact")
-    assert hedge.downgrade and "proves" not in hedge.downgrade
+    assert hedge.downgrade and " suggests " in hedge.downgrade and " proves " not in hedge.downgrade
     ids = [c.claim_id for c in cards_of(result) if c.claim_id]
     assert all(i.startswith("p_") and ".c" in i for i in ids)
 
@@ -131,8 +143,12 @@ def test_summary_counts_and_timings(results: dict[str, VerifyResult]) -> None:
     assert s["paragraphs"] == len(results["medical_review"].paragraphs)
     assert s["skipped_non_claims"] >= 2  # "In this review we ..." and the question
     assert set(s["seconds"]) >= {"segment", "claims", "retrieve", "entail", "layers", "total"}
-    assert set(s["cards_by_status"]) == {"supported", "partially_supported", "contradicted",
-                                         "unverifiable"}
+    assert set(s["cards_by_status"]) == {
+        "supported",
+        "partially_supported",
+        "contradicted",
+        "unverifiable",
+    }
     assert sum(s["paragraphs_by_risk"].values()) == s["paragraphs"]
     assert s["models"]["embedding"] and s["models"]["entailment"]
     text = (DRAFTS / "medical_review.md").read_text()
@@ -140,8 +156,9 @@ def test_summary_counts_and_timings(results: dict[str, VerifyResult]) -> None:
         assert text[p.span[0] : p.span[1]] == p.text
 
 
-def test_log_run_writes_the_runs_table(corpus: Path, results: dict[str, VerifyResult],
-                                       tmp_path: Path) -> None:
+def test_log_run_writes_the_runs_table(
+    corpus: Path, results: dict[str, VerifyResult], tmp_path: Path
+) -> None:
     copy = tmp_path / "c"
     shutil.copytree(corpus, copy)
     with sv.open_store(copy) as store:
@@ -156,15 +173,20 @@ def test_log_run_writes_the_runs_table(corpus: Path, results: dict[str, VerifyRe
 
 def test_a_corpus_without_index_names_the_command(tmp_path: Path) -> None:
     with sv.open_store(tmp_path / "empty") as store, pytest.raises(StaleIndex) as info:
-        verify("Grey seals recognise pen mates.", store=store,
-               settings=sv.load_settings(corpus=tmp_path / "empty"))
+        verify(
+            "Grey seals recognise pen mates.",
+            store=store,
+            settings=sv.load_settings(corpus=tmp_path / "empty"),
+        )
     assert "sciverify index" in (info.value.hint or "")
 
 
 def test_a_draft_in_another_language_is_refused(corpus: Path) -> None:
-    text = ("Die Welpen wurden in zwei Gruppen gehalten und die Versuche wurden täglich mit "
-            "allen Tieren durchgeführt.\n\nDie Ergebnisse zeigen, dass die Tiere sich an ihre "
-            "Nachbarn erinnern und weniger aggressiv sind als gegenüber Fremden.\n")
+    text = (
+        "Die Welpen wurden in zwei Gruppen gehalten und die Versuche wurden täglich mit "
+        "allen Tieren durchgeführt.\n\nDie Ergebnisse zeigen, dass die Tiere sich an ihre "
+        "Nachbarn erinnern und weniger aggressiv sind als gegenüber Fremden.\n"
+    )
     with sv.open_store(corpus, read_only=True) as store, pytest.raises(InputError) as info:
         verify(text, store=store, settings=sv.load_settings(corpus=corpus), source="de.md")
     assert "German" in str(info.value) and "English" in (info.value.hint or "")
@@ -180,8 +202,9 @@ class _Counting:
         self.name = self._inner.name
         self.calls: list[int] = []
 
-    def predict(self, pairs: Sequence[tuple[str, str]], *, batch_size: int = 32
-                ) -> list[EntailProbs]:
+    def predict(
+        self, pairs: Sequence[tuple[str, str]], *, batch_size: int = 32
+    ) -> list[EntailProbs]:
         self.calls.append(len(pairs))
         return self._inner.predict(pairs, batch_size=batch_size)
 
@@ -189,10 +212,15 @@ class _Counting:
 def test_a_long_draft_runs_in_bounded_batches(corpus: Path) -> None:
     base = sv.load_settings(corpus=corpus)
     cfg = VerifySettings(batch_claims=40, k_cited=0, k_open=2, max_pairs_per_claim=2)
-    settings = base.model_copy(update={"verify": cfg}) if "verify" in type(base).model_fields \
+    settings = (
+        base.model_copy(update={"verify": cfg})
+        if "verify" in type(base).model_fields
         else _WithVerify(base, cfg)
-    paragraph = ("Pups performed {n} more checks during stranger trials than during familiar "
-                 "trials. Transitions are easy. In this section we look at item {n}.\n\n")
+    )
+    paragraph = (
+        "Pups performed {n} more checks during stranger trials than during familiar "
+        "trials. Transitions are easy. In this section we look at item {n}.\n\n"
+    )
     text = "".join(paragraph.format(n=n) for n in range(100)) + "Simple words only here.\n" * 400
     counting = _Counting()
     started = time.perf_counter()

@@ -102,8 +102,10 @@ def test_a_paragraph_next_to_a_table_reads_it() -> None:
 
 
 def test_plain_text_segments_by_blank_lines_and_heading_lines() -> None:
-    text = ("Introduction\n\nGrey seals recognise pen mates.\nThey fight less with them.\n\n"
-            "2. Methods\n\nPups were penned in two groups of six.\n")
+    text = (
+        "Introduction\n\nGrey seals recognise pen mates.\nThey fight less with them.\n\n"
+        "2. Methods\n\nPups were penned in two groups of six.\n"
+    )
     seg = segment(text)
     assert [(p.section, p.text) for p in seg.paragraphs] == [
         ("Introduction", "Grey seals recognise pen mates.\nThey fight less with them."),
@@ -113,8 +115,9 @@ def test_plain_text_segments_by_blank_lines_and_heading_lines() -> None:
 
 
 def test_long_and_multi_topic_blocks_are_split_at_sentences() -> None:
-    sentences = [f"Sentence number {i} talks about seals and their pups in some detail." for i in
-                 range(30)]
+    sentences = [
+        f"Sentence number {i} talks about seals and their pups in some detail." for i in range(30)
+    ]
     text = " ".join(sentences)
     seg = segment(text, max_tokens=100)
     assert len(seg.paragraphs) > 2
@@ -125,8 +128,10 @@ def test_long_and_multi_topic_blocks_are_split_at_sentences() -> None:
         # Two topics as orthogonal unit vectors: the split must fall between them.
         return [[1.0, 0.0] if "seal" in t.lower() else [0.0, 1.0] for t in texts]
 
-    topic = ("Seals fight strangers. Seal pups check strangers. Seals calm down with pen mates. "
-             "Sharks live long. Shark tags fall off. Shark ages come from vertebrae.")
+    topic = (
+        "Seals fight strangers. Seal pups check strangers. Seals calm down with pen mates. "
+        "Sharks live long. Shark tags fall off. Shark ages come from vertebrae."
+    )
     parts = segment(topic, embed=fake_topics).paragraphs
     assert [p.text.split(".")[0] for p in parts] == ["Seals fight strangers", "Sharks live long"]
 
@@ -140,8 +145,7 @@ def test_long_and_multi_topic_blocks_are_split_at_sentences() -> None:
         ("shown before [@huang2010].", "pandoc", ("huang2010",)),
         ("shown before [see @a2010; @b-2011, p. 4].", "pandoc", ("a2010", "b-2011")),
         ("pups checked more (Robinson et al., 2015).", "author_year", ("robinson:2015",)),
-        ("as found (Smith and Jones 2019; Lee, 2018a).", "author_year",
-         ("smith:2019", "lee:2018")),
+        ("as found (Smith and Jones 2019; Lee, 2018a).", "author_year", ("smith:2019", "lee:2018")),
         ("Robinson et al. (2015) found more checks.", "author_year", ("robinson:2015",)),
         ("De Marchis et al. (2016) stimulated the forearm.", "author_year", ("marchis:2016",)),
         ("as reported [3, 5-7].", "numeric", ("3", "5", "6", "7")),
@@ -156,16 +160,22 @@ def test_each_citation_style_is_found(text: str, style: str, keys: tuple[str, ..
 
 
 def test_things_in_brackets_that_are_not_citations() -> None:
-    text = ("Searches ran (January 1970 to April 2009) with (95% CI 6.03 to 19.74, p<0.001); "
-            "see [the link](http://x.org) and ![fig](a.png); in (2009) nothing.")
+    text = (
+        "Searches ran (January 1970 to April 2009) with (95% CI 6.03 to 19.74, p<0.001); "
+        "see [the link](http://x.org) and ![fig](a.png); in (2009) nothing."
+    )
     assert find_citations(text) == []
 
 
 def test_strip_citations_keeps_a_readable_sentence() -> None:
-    assert strip_citations("Robinson et al. (2015) found more checks [@r2015].") == \
-        "The study found more checks."
-    assert strip_citations("Pups checked more (Robinson et al., 2015), as expected.") == \
-        "Pups checked more, as expected."
+    assert (
+        strip_citations("Robinson et al. (2015) found more checks [@r2015].")
+        == "The study found more checks."
+    )
+    assert (
+        strip_citations("Pups checked more (Robinson et al., 2015), as expected.")
+        == "Pups checked more, as expected."
+    )
 
 
 def test_bibtex_parsing() -> None:
@@ -186,7 +196,9 @@ def test_bibtex_parsing() -> None:
 def test_coordinated_findings_split_and_shared_subjects_do_not() -> None:
     s = "The WMD of Hb was 12.88 g/l, and the WMD of SF was 10.05 mg/l."
     assert [s[a:b] for a, b in split_clauses(s)] == [
-        "The WMD of Hb was 12.88 g/l", "the WMD of SF was 10.05 mg/l."]
+        "The WMD of Hb was 12.88 g/l",
+        "the WMD of SF was 10.05 mg/l.",
+    ]
     one = "Pups made fewer checks and showed less aggression as time went on."
     assert split_clauses(one) == [(0, len(one))]
     shared = "Eradication raised haemoglobin, and increased ferritin in children."
@@ -214,8 +226,10 @@ def test_non_claims_are_recognised(sentence: str, reason: str | None) -> None:
 
 
 def test_claim_features() -> None:
-    text = ("Eradication of H pylori proves to cause a rise in Hb of 12.88 g/l in all children "
-            "[@huang2010].")
+    text = (
+        "Eradication of H pylori proves to cause a rise in Hb of 12.88 g/l in all children "
+        "[@huang2010]."
+    )
     para = segment(text).paragraphs[0]
     claim = extract_claims(para).claims[0]
     assert claim.numbers == ("12.88 g",) or claim.numbers[0].startswith("12.88")
@@ -228,9 +242,11 @@ def test_claim_features() -> None:
 
 
 def test_paragraph_types_from_headings_and_cues() -> None:
-    text = ("## Discussion\n\nThe trials agree on the direction of the effect.\n\n"
-            "A limitation of these trials is their small sample size, and future research is "
-            "needed.\n\n## Methods\n\nWe searched Medline; trials were included if randomised.\n")
+    text = (
+        "## Discussion\n\nThe trials agree on the direction of the effect.\n\n"
+        "A limitation of these trials is their small sample size, and future research is "
+        "needed.\n\n## Methods\n\nWe searched Medline; trials were included if randomised.\n"
+    )
     types = [paragraph_type(p) for p in segment(text).paragraphs]
     assert types == ["result", "limitation", "method"]
 
@@ -241,19 +257,28 @@ def test_paragraph_types_from_headings_and_cues() -> None:
 def test_causal_wording_over_correlational_evidence() -> None:
     ev = "Low glycaemic index diets were associated with lower gestational weight gain."
     assert causal_over_correlational("Low glycaemic index diets cause lower weight gain.", ev)
-    assert not causal_over_correlational("Low glycaemic index diets go with lower weight gain.",
-                                         ev)
+    assert not causal_over_correlational("Low glycaemic index diets go with lower weight gain.", ev)
     assert not causal_over_correlational("Smoking causes cancer.", "Smoking causes cancer.")
 
 
 def test_universal_claim_over_limited_evidence() -> None:
     ev = "The approach detected effective stimulation patterns in most subjects."
-    assert universal_over_limited("The approach always detected effective patterns.", ev) == \
-        "always"
-    assert universal_over_limited("All studies were performed in Asia.",
-                                  "All studies were performed in Asia.") is None
-    assert universal_over_limited("Filters never migrated in trauma patients.",
-                                  "None of the studies reported filter migration.") is None
+    assert (
+        universal_over_limited("The approach always detected effective patterns.", ev) == "always"
+    )
+    assert (
+        universal_over_limited(
+            "All studies were performed in Asia.", "All studies were performed in Asia."
+        )
+        is None
+    )
+    assert (
+        universal_over_limited(
+            "Filters never migrated in trauma patients.",
+            "None of the studies reported filter migration.",
+        )
+        is None
+    )
 
 
 # ---------------------------------------------------------------------------- consistency
@@ -267,7 +292,8 @@ def test_abbreviation_rules() -> None:
     paras = _paragraphs(
         "The IDA burden is large.\n\nIron deficiency anaemia (IDA) is common.\n\n"
         "Later, iron deficiency amenorrhoea (IDA) was rare.\n\n"
-        "Low molecular weight heparin (LMWH) and low molecular weight heparin (LMH) differ.\n")
+        "Low molecular weight heparin (LMWH) and low molecular weight heparin (LMH) differ.\n"
+    )
     found = {(i.paragraph_id, i.finding, i.subject) for i in abbreviation_issues(paras)}
     assert ("p_001", "abbreviation_before_definition", "IDA") in found
     assert ("p_003", "abbreviation_redefined", "IDA") in found
@@ -275,9 +301,11 @@ def test_abbreviation_rules() -> None:
 
 
 def test_number_format_rules() -> None:
-    paras = _paragraphs("Bleeding was 3.9% and HIT 0.7%.\n\nFilters failed in 2.8 percent.\n\n"
-                        "Recovery was 107,2 units in one assay.\n\nLevels were 5 mg/dl and "
-                        "7 mg/dl.\n\nOne sample had 9 mg/dL.\n")
+    paras = _paragraphs(
+        "Bleeding was 3.9% and HIT 0.7%.\n\nFilters failed in 2.8 percent.\n\n"
+        "Recovery was 107,2 units in one assay.\n\nLevels were 5 mg/dl and "
+        "7 mg/dl.\n\nOne sample had 9 mg/dL.\n"
+    )
     found = {(i.paragraph_id, i.finding) for i in format_issues(paras)}
     assert ("p_002", "mixed_percent_format") in found
     assert ("p_003", "mixed_decimal_separator") in found
@@ -286,9 +314,11 @@ def test_number_format_rules() -> None:
 
 
 def test_citation_style_and_symbol_rules() -> None:
-    paras = _paragraphs("A was shown [1]. B too [2].\n\nC was shown (Smith et al., 2020).\n\n"
-                        "Here N denotes the number of pups.\n\nLater, N denotes the nitrogen "
-                        "content of plasma.\n")
+    paras = _paragraphs(
+        "A was shown [1]. B too [2].\n\nC was shown (Smith et al., 2020).\n\n"
+        "Here N denotes the number of pups.\n\nLater, N denotes the nitrogen "
+        "content of plasma.\n"
+    )
     styles = citation_style_issues(paras)
     assert [(i.paragraph_id, i.finding) for i in styles] == [("p_002", "mixed_citation_style")]
     symbols = symbol_issues(paras)
@@ -298,10 +328,18 @@ def test_citation_style_and_symbol_rules() -> None:
 # ---------------------------------------------------------------------------- cards and risk
 
 
-def _card(layer: str, status: str, finding: str | None = None, claim: str = "x",
-          confidence: float = 0.8) -> Card:
-    return Card(paragraph_id="p_001", layer=layer, status=status, confidence=confidence,
-                claim=claim, keyword="k", finding=finding)
+def _card(
+    layer: str, status: str, finding: str | None = None, claim: str = "x", confidence: float = 0.8
+) -> Card:
+    return Card(
+        paragraph_id="p_001",
+        layer=layer,
+        status=status,
+        confidence=confidence,
+        claim=claim,
+        keyword="k",
+        finding=finding,
+    )
 
 
 @pytest.mark.parametrize(
@@ -309,8 +347,10 @@ def _card(layer: str, status: str, finding: str | None = None, claim: str = "x",
     [
         ([_card("fact", "supported")], Risk.blue),
         ([_card("fact", "unverifiable", "no_evidence", "Whales sing.")], Risk.blue),
-        ([_card("fact", "unverifiable", "no_evidence", "Whales sing for 20 minutes.")],
-         Risk.yellow),
+        (
+            [_card("fact", "unverifiable", "no_evidence", "Whales sing for 20 minutes.")],
+            Risk.yellow,
+        ),
         ([_card("fact", "unverifiable", "cited_paper_missing")], Risk.yellow),
         ([_card("fact", "supported"), _card("fact", "partially_supported")], Risk.yellow),
         ([_card("logic", "warning", "causal_over_correlational")], Risk.yellow),
@@ -332,16 +372,22 @@ def test_downgrade_wordings() -> None:
 
     claim = "The pooled analysis proves that eradication improves IDA."
     ev = "The pooled analysis suggests that eradication may improve IDA."
-    assert downgrade(claim, "strengthened_hedge", run_checks(claim, ev), ev) == \
-        "The pooled analysis suggests that eradication improves IDA."
+    assert (
+        downgrade(claim, "strengthened_hedge", run_checks(claim, ev), ev)
+        == "The pooled analysis suggests that eradication improves IDA."
+    )
     claim = "Antenatal lifestyle advice improves maternal diet."
     ev = "For women who are overweight or obese, antenatal lifestyle advice improves maternal diet."
-    assert downgrade(claim, "dropped_condition", run_checks(claim, ev), ev) == \
-        "Antenatal lifestyle advice improves maternal diet for women who are overweight or obese."
+    assert (
+        downgrade(claim, "dropped_condition", run_checks(claim, ev), ev)
+        == "Antenatal lifestyle advice improves maternal diet for women who are overweight or obese."
+    )
     claim = "The WMD of Hb was 15.88 g/l."
     ev = "The WMD of Hb was 12.88 g/l."
-    assert downgrade(claim, "number_mismatch", run_checks(claim, ev), ev) == \
-        "The WMD of Hb was 12.88 g/l."
+    assert (
+        downgrade(claim, "number_mismatch", run_checks(claim, ev), ev)
+        == "The WMD of Hb was 12.88 g/l."
+    )
     assert "12.88" in keyword_of("The WMD of Hb was 12.88 g/l in children.")
 
 
@@ -362,10 +408,22 @@ def test_empty_and_binary_drafts(tmp_path: Path) -> None:
 
 
 def test_language_guess() -> None:
-    assert guess_language("The pups were penned in two groups and the trials were run daily "
-                          "for two weeks with all of the animals.") == "English"
-    assert guess_language("Die Welpen wurden in zwei Gruppen gehalten und die Versuche wurden "
-                          "täglich mit allen Tieren durchgeführt, die nicht krank sind.") == "German"
-    assert guess_language("幼崽被分成两组饲养，试验每天进行，持续两周，所有动物都参加了试验。") == \
-        "Chinese/Japanese"
+    assert (
+        guess_language(
+            "The pups were penned in two groups and the trials were run daily "
+            "for two weeks with all of the animals."
+        )
+        == "English"
+    )
+    assert (
+        guess_language(
+            "Die Welpen wurden in zwei Gruppen gehalten und die Versuche wurden "
+            "täglich mit allen Tieren durchgeführt, die nicht krank sind."
+        )
+        == "German"
+    )
+    assert (
+        guess_language("幼崽被分成两组饲养，试验每天进行，持续两周，所有动物都参加了试验。")
+        == "Chinese/Japanese"
+    )
     assert guess_language("Too short.") is None

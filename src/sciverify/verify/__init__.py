@@ -35,13 +35,19 @@ __all__ = ["VerifySettings", "decode_draft", "log_run", "read_draft", "verify"]
 def decode_draft(data: bytes, *, source: str = "-") -> str:
     """The text of a draft file's bytes; binary or undecodable input is an InputError."""
     if b"\x00" in data[:65536]:
-        raise InputError("this is a binary file, not a text draft", path=source,
-                         hint="give a Markdown or plain-text draft (.md, .txt)")
+        raise InputError(
+            "this is a binary file, not a text draft",
+            path=source,
+            hint="give a Markdown or plain-text draft (.md, .txt)",
+        )
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        raise InputError(f"the draft is not UTF-8 text (byte {exc.start} cannot be decoded)",
-                         path=source, hint="save the draft as UTF-8 text") from exc
+        raise InputError(
+            f"the draft is not UTF-8 text (byte {exc.start} cannot be decoded)",
+            path=source,
+            hint="save the draft as UTF-8 text",
+        ) from exc
 
 
 def read_draft(path: Path | str) -> str:
@@ -50,25 +56,40 @@ def read_draft(path: Path | str) -> str:
     try:
         data = path.read_bytes()
     except OSError as exc:
-        raise InputError(f"cannot read the draft: {exc.strerror}", path=path,
-                         hint="check the path") from exc
+        raise InputError(
+            f"cannot read the draft: {exc.strerror}", path=path, hint="check the path"
+        ) from exc
     return decode_draft(data, source=str(path))
 
 
 def _check_text(text: str, source: str) -> None:
     if "\x00" in text:
-        raise InputError("the draft contains NUL bytes: it looks like a binary file", path=source,
-                         hint="give a Markdown or plain-text draft")
+        raise InputError(
+            "the draft contains NUL bytes: it looks like a binary file",
+            path=source,
+            hint="give a Markdown or plain-text draft",
+        )
     if not text.strip():
-        raise InputError("the draft is empty", path=source,
-                         hint="give a file with at least one paragraph of text")
+        raise InputError(
+            "the draft is empty",
+            path=source,
+            hint="give a file with at least one paragraph of text",
+        )
 
 
 # ---------------------------------------------------------------------------- the run
 
 
-def verify(text: str, *, store: Any, settings: Any, source: str = "-", bib: Path | None = None,
-           progress: Progress = NO_PROGRESS, entailer: Any | None = None) -> VerifyResult:
+def verify(
+    text: str,
+    *,
+    store: Any,
+    settings: Any,
+    source: str = "-",
+    bib: Path | None = None,
+    progress: Progress = NO_PROGRESS,
+    entailer: Any | None = None,
+) -> VerifyResult:
     """Check a draft against the corpus, paragraph by paragraph and claim by claim.
 
     Args:
@@ -108,19 +129,38 @@ def verify(text: str, *, store: Any, settings: Any, source: str = "-", bib: Path
         from sciverify.entail import load_entailer
 
         e = settings.entail
-        entailer = load_entailer(e.backend, max_length=e.max_length, llm_url=e.llm_url,
-                                 llm_model=e.llm_model, llm_timeout=e.llm_timeout)
-    result = pipeline.run(state, store=store, settings=settings, cfg=cfg, bib=bib_entries,
-                          entailer=entailer, progress=progress, seconds=seconds)
+        entailer = load_entailer(
+            e.backend,
+            max_length=e.max_length,
+            llm_url=e.llm_url,
+            llm_model=e.llm_model,
+            llm_timeout=e.llm_timeout,
+        )
+    result = pipeline.run(
+        state,
+        store=store,
+        settings=settings,
+        cfg=cfg,
+        bib=bib_entries,
+        entailer=entailer,
+        progress=progress,
+        seconds=seconds,
+    )
     seconds["total"] = time.perf_counter() - started
     summary = _summary(result, state, seconds, embedder.model_id, entailer)
     digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
-    return VerifyResult(draft=source, draft_sha256=digest, paragraphs=tuple(result),
-                        summary=summary)
+    return VerifyResult(
+        draft=source, draft_sha256=digest, paragraphs=tuple(result), summary=summary
+    )
 
 
-def _summary(paragraphs: list[ParagraphResult], state: Any, seconds: dict[str, float],
-             embedding: str, entailer: Any) -> dict[str, Any]:
+def _summary(
+    paragraphs: list[ParagraphResult],
+    state: Any,
+    seconds: dict[str, float],
+    embedding: str,
+    entailer: Any,
+) -> dict[str, Any]:
     cards = [c for p in paragraphs for c in p.cards]
     fact = Counter(c.status for c in cards if c.layer == "fact")
     return {
@@ -129,16 +169,21 @@ def _summary(paragraphs: list[ParagraphResult], state: Any, seconds: dict[str, f
         "checked_claims": sum(fact.values()),
         "skipped_non_claims": sum(p.skipped for p in paragraphs),
         "fast_path_paragraphs": state.fast_path,
+        "entailment_pairs": state.entail_pairs,
         "cards": len(cards),
         "cards_by_status": {s: fact.get(s, 0) for s in Status},
         "cards_by_layer": dict(sorted(Counter(c.layer for c in cards).items())),
         "findings": dict(sorted(Counter(c.finding for c in cards if c.finding).items())),
-        "paragraphs_by_risk": {r: sum(1 for p in paragraphs if p.risk == r)
-                               for r in ("red", "yellow", "blue")},
+        "paragraphs_by_risk": {
+            r: sum(1 for p in paragraphs if p.risk == r) for r in ("red", "yellow", "blue")
+        },
         "citations": state.citation_summary,
         "seconds": {k: round(v, 3) for k, v in seconds.items()},
-        "models": {"embedding": embedding, "entailment": getattr(entailer, "name", "?"),
-                   "model_weight": state.model_weight},
+        "models": {
+            "embedding": embedding,
+            "entailment": getattr(entailer, "name", "?"),
+            "model_weight": state.model_weight,
+        },
         "warnings": list(state.warnings),
     }
 
@@ -157,8 +202,9 @@ def _fingerprint(settings: Any) -> str:
     return hashlib.sha256(json.dumps(parts, sort_keys=True).encode()).hexdigest()[:16]
 
 
-def log_run(store: Any, result: VerifyResult, settings: Any, *, text: str | None = None
-            ) -> VerifyResult:
+def log_run(
+    store: Any, result: VerifyResult, settings: Any, *, text: str | None = None
+) -> VerifyResult:
     """Record a verify run in the `runs` table; returns the result with its `run_id` set.
 
     Args:
@@ -172,29 +218,51 @@ def log_run(store: Any, result: VerifyResult, settings: Any, *, text: str | None
     from sciverify.store.db import now
 
     if getattr(store, "read_only", False):
-        raise UsageError("the run log needs a writable corpus",
-                         hint="open the store without read_only to log verify runs")
+        raise UsageError(
+            "the run log needs a writable corpus",
+            hint="open the store without read_only to log verify runs",
+        )
     created = now()
     run_id = f"verify-{created:%Y%m%dT%H%M%S}-{uuid.uuid4().hex[:8]}"
     logged = replace(result, run_id=run_id)
-    retrieved = [{"claim_id": c.claim_id, "chunk_id": e.chunk_id, "paper_id": e.paper_id,
-                  "score": e.score, "match_type": e.match_type}
-                 for p in result.paragraphs for c in p.cards for e in c.evidence if e.paper_id]
+    retrieved = [
+        {
+            "claim_id": c.claim_id,
+            "chunk_id": e.chunk_id,
+            "paper_id": e.paper_id,
+            "score": e.score,
+            "match_type": e.match_type,
+        }
+        for p in result.paragraphs
+        for c in p.cards
+        for e in c.evidence
+        if e.paper_id
+    ]
     body = text if text is not None else "\n\n".join(p.text for p in result.paragraphs)
     with store.transaction() as conn:
         conn.execute(
             "INSERT INTO runs (run_id, command, input_hash, input_text, settings_fingerprint,"
             " models, retrieved, output, timings, created_at) VALUES (?,?,?,?,?,?,?,?,?,?)",
-            [run_id, "verify", result.draft_sha256, body, _fingerprint(settings),
-             json.dumps(result.summary.get("models", {}), sort_keys=True),
-             json.dumps(retrieved), json.dumps(asdict(logged), default=str),
-             json.dumps(result.summary.get("seconds", {}), sort_keys=True), created])
+            [
+                run_id,
+                "verify",
+                result.draft_sha256,
+                body,
+                _fingerprint(settings),
+                json.dumps(result.summary.get("models", {}), sort_keys=True),
+                json.dumps(retrieved),
+                json.dumps(asdict(logged), default=str),
+                json.dumps(result.summary.get("seconds", {}), sort_keys=True),
+                created,
+            ],
+        )
     return logged
 
 
 def cards_of(result: VerifyResult) -> list[Card]:
     """Every card of a result, riskiest paragraph first (for `--format jsonl`)."""
     order = {"red": 0, "yellow": 1, "blue": 2}
-    ranked = sorted(result.paragraphs, key=lambda p: (order.get(p.risk, 3), -p.risk_score,
-                                                      p.paragraph_id))
+    ranked = sorted(
+        result.paragraphs, key=lambda p: (order.get(p.risk, 3), -p.risk_score, p.paragraph_id)
+    )
     return [c for p in ranked for c in p.cards]

@@ -24,8 +24,12 @@ from sciverify.records import Card, EvidenceRef, Finding, Risk, Status
 from sciverify.verify.evidence import ClaimCheck, Span
 
 STRONG_LOGIC = frozenset(
-    {"causal_over_correlational", "universal_over_limited", "strengthened_hedge",
-     "contradicts_earlier_paragraph"}
+    {
+        "causal_over_correlational",
+        "universal_over_limited",
+        "strengthened_hedge",
+        "contradicts_earlier_paragraph",
+    }
 )
 WARNING = "warning"  # the status of logic, consistency and lineage cards
 
@@ -43,8 +47,13 @@ def keyword_of(text: str, limit: int = 4) -> str:
             continue
         if w.text.isupper() and len(w.text) >= 2 or lx.direction(w.lower):
             picks.append((w.start, w.text))
-    content = [w for w in lx.words(text) if w.lower not in lx.STOPWORDS and not w.text[0].isdigit()
-               and w.lower not in ("study", "the")]
+    content = [
+        w
+        for w in lx.words(text)
+        if w.lower not in lx.STOPWORDS
+        and not w.text[0].isdigit()
+        and w.lower not in ("study", "the")
+    ]
     for w in sorted(content, key=lambda w: (-len(w.text), w.start)):
         if len(picks) >= limit:
             break
@@ -54,10 +63,16 @@ def keyword_of(text: str, limit: int = 4) -> str:
 
 
 def ref_of(span: Span, match_type: str, score: float | None = None) -> EvidenceRef:
-    return EvidenceRef(paper_id=span.paper_id, chunk_id=span.chunk_id, source=span.source,
-                       page=span.page, snippet=span.text, match_type=match_type,
-                       score=round(span.relevance if score is None else score, 4),
-                       title=span.title)
+    return EvidenceRef(
+        paper_id=span.paper_id,
+        chunk_id=span.chunk_id,
+        source=span.source,
+        page=span.page,
+        snippet=span.text,
+        match_type=match_type,
+        score=round(span.relevance if score is None else score, 4),
+        title=span.title,
+    )
 
 
 def _where(span: Span | None) -> str:
@@ -70,14 +85,32 @@ def _where(span: Span | None) -> str:
 # ---------------------------------------------------------------------------- downgrades
 
 _WEAKER = {
-    "proves": "suggests", "proved": "suggested", "proven": "suggested", "prove": "suggest",
-    "demonstrates": "suggests", "demonstrated": "suggested", "demonstrate": "suggest",
-    "shows": "suggests", "showed": "suggested", "shown": "suggested", "show": "suggest",
-    "establishes": "suggests", "established": "suggested", "establish": "suggest",
-    "confirms": "supports", "confirmed": "supported", "confirm": "support",
-    "always": "often", "never": "rarely", "invariably": "often",
-    "conclusively": "", "definitively": "", "unequivocally": "", "undoubtedly": "",
-    "certainly": "", "definitely": "",
+    "proves": "suggests",
+    "proved": "suggested",
+    "proven": "suggested",
+    "prove": "suggest",
+    "demonstrates": "suggests",
+    "demonstrated": "suggested",
+    "demonstrate": "suggest",
+    "shows": "suggests",
+    "showed": "suggested",
+    "shown": "suggested",
+    "show": "suggest",
+    "establishes": "suggests",
+    "established": "suggested",
+    "establish": "suggest",
+    "confirms": "supports",
+    "confirmed": "supported",
+    "confirm": "support",
+    "always": "often",
+    "never": "rarely",
+    "invariably": "often",
+    "conclusively": "",
+    "definitively": "",
+    "unequivocally": "",
+    "undoubtedly": "",
+    "certainly": "",
+    "definitely": "",
 }
 
 
@@ -89,7 +122,9 @@ def _replace_word(text: str, start: int, end: int, new: str) -> str:
     return re.sub(r"\s{2,}", " ", out).replace(" .", ".")
 
 
-def downgrade(claim: str, finding: str | None, checks: Sequence[Finding], evidence: str) -> str | None:
+def downgrade(
+    claim: str, finding: str | None, checks: Sequence[Finding], evidence: str
+) -> str | None:
     """A weaker or corrected wording of `claim` for the finding; None when there is none."""
     by_check = {f.check: f for f in checks if f.effect in ("partial", "contradict")}
     if finding == "strengthened_hedge":
@@ -126,8 +161,14 @@ def downgrade(claim: str, finding: str | None, checks: Sequence[Finding], eviden
 
 def _action(check: ClaimCheck, down: str | None) -> str:
     span, finding = check.deciding, check.finding
-    msg = next((f.message for f in (check.decision.findings if check.decision else ())
-                if f.effect in ("contradict", "partial")), "")
+    msg = next(
+        (
+            f.message
+            for f in (check.decision.findings if check.decision else ())
+            if f.effect in ("contradict", "partial")
+        ),
+        "",
+    )
     if finding == "cited_paper_missing":
         labels = "; ".join(s.label for s in check.missing)
         near = check.related[0] if check.related and check.related[0].relevance >= 0.3 else None
@@ -136,12 +177,16 @@ def _action(check: ClaimCheck, down: str | None) -> str:
     if finding == "no_evidence":
         near = check.related[0] if check.related and check.related[0].relevance >= 0.3 else None
         look = f" The nearest passage is {_where(near)}." if near else ""
-        return ("No passage in the corpus addresses this claim: add the source it rests on "
-                f"(search for: {keyword_of(check.claim.text)}).{look}")
+        return (
+            "No passage in the corpus addresses this claim: add the source it rests on "
+            f"(search for: {keyword_of(check.claim.text)}).{look}"
+        )
     if finding == "citation_mismatch":
         cited = "; ".join(s.label for s in check.sources) or "the cited paper"
-        return (f"Cite {_where(span)} for this, or check that {cited} reports it: the corpus "
-                "finds it there, not in the cited paper.")
+        return (
+            f"Cite {_where(span)} for this, or check that {cited} reports it: the corpus "
+            "finds it there, not in the cited paper."
+        )
     if check.status == Status.supported:
         return f"No change needed; the source states it ({_where(span)})."
     if check.status == Status.contradicted:
@@ -149,8 +194,10 @@ def _action(check: ClaimCheck, down: str | None) -> str:
         fix = f" Suggested: {down!r}." if down else ""
         return f"Check this against {_where(span)}: {detail}.{fix}"
     if finding == "background_only":
-        return (f"Cite the original study: {_where(span)} states this only in its "
-                "introduction or related work.")
+        return (
+            f"Cite the original study: {_where(span)} states this only in its "
+            "introduction or related work."
+        )
     if finding == "related_not_entailed" and span is not None:
         return f"Reword closer to what the source says ({_where(span)}): {span.text!r}."
     fix = f" Suggested: {down!r}." if down else ""
@@ -179,21 +226,32 @@ def fact_card(check: ClaimCheck) -> Card:
         if span.relevance >= 0.3 and all(e.snippet != span.text for e in evidence):
             cited_note = check.finding == "citation_mismatch" and span.cited
             evidence.append(ref_of(span, "neutral" if cited_note else "related"))
-    if check.finding == "citation_mismatch" and not any(e.match_type == "neutral" for e in evidence):
+    if check.finding == "citation_mismatch" and not any(
+        e.match_type == "neutral" for e in evidence
+    ):
         cited = next((s for s in check.spans if s.cited), None)
         if cited is not None:
             evidence.append(ref_of(cited, "neutral"))
     findings = check.decision.findings if check.decision else ()
     down = None
     if check.status in (Status.partially_supported, Status.contradicted):
-        down = downgrade(check.claim.text, check.finding, findings,
-                         check.deciding.text if check.deciding else "")
+        down = downgrade(
+            check.claim.text, check.finding, findings, check.deciding.text if check.deciding else ""
+        )
     confidence = check.decision.confidence if check.decision else 1.0
-    return Card(paragraph_id=check.claim.paragraph_id, layer="fact", status=str(check.status),
-                confidence=round(float(confidence), 4), claim=check.claim.text,
-                keyword=keyword_of(check.claim.text), evidence=tuple(evidence),
-                suggested_action=_action(check, down), finding=check.finding, downgrade=down,
-                claim_id=check.claim.claim_id)
+    return Card(
+        paragraph_id=check.claim.paragraph_id,
+        layer="fact",
+        status=str(check.status),
+        confidence=round(float(confidence), 4),
+        claim=check.claim.text,
+        keyword=keyword_of(check.claim.text),
+        evidence=tuple(evidence),
+        suggested_action=_action(check, down),
+        finding=check.finding,
+        downgrade=down,
+        claim_id=check.claim.claim_id,
+    )
 
 
 # ---------------------------------------------------------------------------- lineage
@@ -203,8 +261,11 @@ def lineage_cards(checks: Iterable[ClaimCheck]) -> list[Card]:
     """Paragraphs whose supported claims (two or more) all rest on one single source."""
     by_paragraph: dict[str, list[ClaimCheck]] = {}
     for c in checks:
-        if c.status in (Status.supported, Status.partially_supported) and c.deciding \
-                and c.finding != "citation_mismatch":
+        if (
+            c.status in (Status.supported, Status.partially_supported)
+            and c.deciding
+            and c.finding != "citation_mismatch"
+        ):
             by_paragraph.setdefault(c.claim.paragraph_id, []).append(c)
     single: dict[str, tuple[str, list[ClaimCheck]]] = {}
     for pid, items in by_paragraph.items():
@@ -218,13 +279,23 @@ def lineage_cards(checks: Iterable[ClaimCheck]) -> list[Card]:
         if span is None:  # never: only checks with a deciding span are grouped
             continue
         also = f"; so do {', '.join(others)}" if others else ""
-        cards.append(Card(
-            paragraph_id=pid, layer="lineage", status=WARNING, confidence=1.0, claim="",
-            keyword=(span.title or paper)[:80], evidence=(ref_of(span, "entail"),),
-            suggested_action=(f"All {len(items)} supported claims here rest on one source "
-                              f"({_where(span)}){also}; if it is wrong, they fall together. "
-                              "Consider an independent second source."),
-            finding="single_source"))
+        cards.append(
+            Card(
+                paragraph_id=pid,
+                layer="lineage",
+                status=WARNING,
+                confidence=1.0,
+                claim="",
+                keyword=(span.title or paper)[:80],
+                evidence=(ref_of(span, "entail"),),
+                suggested_action=(
+                    f"All {len(items)} supported claims here rest on one source "
+                    f"({_where(span)}){also}; if it is wrong, they fall together. "
+                    "Consider an independent second source."
+                ),
+                finding="single_source",
+            )
+        )
     return cards
 
 
@@ -233,15 +304,28 @@ def lineage_cards(checks: Iterable[ClaimCheck]) -> list[Card]:
 
 def paragraph_risk(cards: Sequence[Card], *, unverifiable_yellow: bool = True) -> tuple[str, float]:
     """The risk colour and a 0..1 score of one paragraph from its cards (see module doc)."""
-    red = [c for c in cards if c.layer == "fact" and (c.status == Status.contradicted
-                                                       or c.finding == "citation_mismatch")]
+    red = [
+        c
+        for c in cards
+        if c.layer == "fact"
+        and (c.status == Status.contradicted or c.finding == "citation_mismatch")
+    ]
     if red:
         return str(Risk.red), round(0.7 + 0.3 * max(c.confidence for c in red), 4)
-    yellow = [c for c in cards if (c.layer == "fact" and c.status == Status.partially_supported)
-              or (c.layer == "logic" and c.finding in STRONG_LOGIC)]
+    yellow = [
+        c
+        for c in cards
+        if (c.layer == "fact" and c.status == Status.partially_supported)
+        or (c.layer == "logic" and c.finding in STRONG_LOGIC)
+    ]
     if unverifiable_yellow:
-        yellow += [c for c in cards if c.layer == "fact" and c.status == Status.unverifiable
-                   and (c.finding == "cited_paper_missing" or _has_number(c.claim))]
+        yellow += [
+            c
+            for c in cards
+            if c.layer == "fact"
+            and c.status == Status.unverifiable
+            and (c.finding == "cited_paper_missing" or _has_number(c.claim))
+        ]
     if yellow:
         return str(Risk.yellow), round(0.35 + 0.3 * max(c.confidence for c in yellow), 4)
     notes = sum(1 for c in cards if c.layer in ("consistency", "lineage", "logic"))

@@ -26,21 +26,25 @@ _YEAR = r"(?:19|20)\d{2}[a-z]?"
 _PAREN = re.compile(rf"\(([^()]{{0,300}}?\b{_YEAR}(?:[,:]\s*(?:pp?\.\s*)?\d+(?:[-–]\d+)?)?)\)")
 _NAME = r"[A-Z][\w'’-]+"
 _PARTICLE = r"(?:(?:de|van|von|der|den|la|le|da|di|du|del)\s+)"
-_SURNAMES = (rf"{_PARTICLE}?{_NAME}(?:\s+{_PARTICLE}?{_NAME})?"
-             rf"(?:\s+et\s+al\.?|\s+(?:and|&)\s+{_PARTICLE}?{_NAME})?")
+_SURNAMES = (
+    rf"{_PARTICLE}?{_NAME}(?:\s+{_PARTICLE}?{_NAME})?"
+    rf"(?:\s+et\s+al\.?|\s+(?:and|&)\s+{_PARTICLE}?{_NAME})?"
+)
 _NARRATIVE = re.compile(rf"\b(?P<names>{_SURNAMES})\s+\((?P<years>{_YEAR}(?:[,;]\s*{_YEAR})*)\)")
 _AUTHOR_YEAR = re.compile(
     rf"^(?:(?:see|e\.g\.|cf\.|also|reviewed in)[,]?\s+)*(?P<names>[A-Z][^\d;()]*?)[,]?\s+"
     rf"(?P<years>{_YEAR}(?:\s*,\s*{_YEAR})*)(?:[,:]\s*(?:pp?\.\s*)?\d+(?:[-–]\d+)?)?$"
 )
-DOI = re.compile(r"(?:https?://(?:dx\.)?doi\.org/|doi:\s*)?\b(10\.\d{4,9}/[^\s\])>,;\"']+)",
-                 re.IGNORECASE)
-ARXIV = re.compile(r"(?:arXiv:\s*|arxiv\.org/abs/)(\d{4}\.\d{4,5}|[a-z-]+/\d{7})(v\d+)?",
-                   re.IGNORECASE)
+DOI = re.compile(
+    r"(?:https?://(?:dx\.)?doi\.org/|doi:\s*)?\b(10\.\d{4,9}/[^\s\])>,;\"']+)", re.IGNORECASE
+)
+ARXIV = re.compile(
+    r"(?:arXiv:\s*|arxiv\.org/abs/)(\d{4}\.\d{4,5}|[a-z-]+/\d{7})(v\d+)?", re.IGNORECASE
+)
 # Words that look like a surname before "(2009)" but are not one.
 _NOT_NAMES = frozenset(
     split_words(
-    """in on at by for from since until during after before between and or the a an of to as
+        """in on at by for from since until during after before between and or the a an of to as
     table figure fig tables figures section appendix january february march april may june july
     august september october november december spring summer autumn winter medline embase pubmed
     cochrane version release"""
@@ -117,8 +121,12 @@ def find_citations(text: str, base: int = 0) -> list[Citation]:
         if first in _NOT_NAMES:
             continue
         surname = _first_surname(m.group("names"))
-        add("author_year", m, tuple(f"{surname}:{y[:4]}" for y in re.findall(_YEAR, m.group("years"))),
-            narrative=True)
+        add(
+            "author_year",
+            m,
+            tuple(f"{surname}:{y[:4]}" for y in re.findall(_YEAR, m.group("years"))),
+            narrative=True,
+        )
     for m in _PAREN.finditer(text):
         keys = _author_year_keys(m.group(1))
         if keys:
@@ -208,8 +216,11 @@ def parse_bibtex(text: str, *, path: Path | str | None = None) -> dict[str, BibE
                 value, i = _bib_value(text, f.end())
             except ValueError as exc:
                 line = text.count("\n", 0, m.start()) + 1
-                raise InputError(f"BibTeX entry {m.group(2)!r} (line {line}): {exc}", path=path,
-                                 hint="close every { of that entry") from exc
+                raise InputError(
+                    f"BibTeX entry {m.group(2)!r} (line {line}): {exc}",
+                    path=path,
+                    hint="close every { of that entry",
+                ) from exc
             fields[f.group(1).lower()] = _latex_plain(value)
             sep = re.compile(r"\s*,?").match(text, i)
             i = sep.end() if sep else i
@@ -220,13 +231,25 @@ def parse_bibtex(text: str, *, path: Path | str | None = None) -> dict[str, BibE
         first = authors[0] if authors else None
         if first:
             first = first.split(",")[0] if "," in first else first.split()[-1]
-        arxiv = fields.get("eprint") if "arxiv" in fields.get("archiveprefix", "arxiv").lower() \
-            and fields.get("eprint") else None
-        entries[m.group(2)] = BibEntry(m.group(2), fields.get("title"), fields.get("doi"), arxiv,
-                                       int(year.group()) if year else None, first)
+        arxiv = (
+            fields.get("eprint")
+            if "arxiv" in fields.get("archiveprefix", "arxiv").lower() and fields.get("eprint")
+            else None
+        )
+        entries[m.group(2)] = BibEntry(
+            m.group(2),
+            fields.get("title"),
+            fields.get("doi"),
+            arxiv,
+            int(year.group()) if year else None,
+            first,
+        )
     if not entries:
-        raise InputError("no BibTeX entries found", path=path,
-                         hint="give a .bib file with @article{key, ...} entries")
+        raise InputError(
+            "no BibTeX entries found",
+            path=path,
+            hint="give a .bib file with @article{key, ...} entries",
+        )
     return entries
 
 
@@ -234,8 +257,9 @@ def read_bib(path: Path) -> dict[str, BibEntry]:
     try:
         text = path.read_text(encoding="utf-8", errors="replace")
     except OSError as exc:
-        raise InputError(f"cannot read the BibTeX file: {exc.strerror}", path=path,
-                         hint="check the --bib path") from exc
+        raise InputError(
+            f"cannot read the BibTeX file: {exc.strerror}", path=path, hint="check the --bib path"
+        ) from exc
     return parse_bibtex(text, path=path)
 
 
@@ -254,8 +278,9 @@ class Source:
 class Resolver:
     """Matches citation keys to corpus works by DOI, arXiv id, title or first author + year."""
 
-    def __init__(self, store: Any, *, bib: dict[str, BibEntry] | None = None,
-                 references: Iterable[str] = ()) -> None:
+    def __init__(
+        self, store: Any, *, bib: dict[str, BibEntry] | None = None, references: Iterable[str] = ()
+    ) -> None:
         self._store = store
         self._bib = bib or {}
         self._works: list[dict[str, Any]] | None = None
@@ -272,7 +297,8 @@ class Resolver:
             from sciverify.ingest.identity import normalise_doi, normalise_title
 
             rows = self._store.rows(
-                "SELECT paper_id, title, authors, year, doi, arxiv_id FROM works")
+                "SELECT paper_id, title, authors, year, doi, arxiv_id FROM works"
+            )
             for r in rows:
                 r["ndoi"] = normalise_doi(r["doi"])
                 r["ntitle"] = normalise_title(r["title"])
@@ -280,8 +306,15 @@ class Resolver:
             self._works = rows
         return self._works
 
-    def _by(self, *, doi: str | None = None, arxiv: str | None = None, title: str | None = None,
-            surname: str | None = None, year: int | None = None) -> tuple[str, ...]:
+    def _by(
+        self,
+        *,
+        doi: str | None = None,
+        arxiv: str | None = None,
+        title: str | None = None,
+        surname: str | None = None,
+        year: int | None = None,
+    ) -> tuple[str, ...]:
         from sciverify.ingest.identity import normalise_arxiv, normalise_doi, normalise_title
 
         works = self.works()
@@ -291,7 +324,9 @@ class Resolver:
                 return tuple(hits)
         if arxiv:
             key = normalise_arxiv(arxiv)[0]
-            hits = [w["paper_id"] for w in works if key and normalise_arxiv(w["arxiv_id"])[0] == key]
+            hits = [
+                w["paper_id"] for w in works if key and normalise_arxiv(w["arxiv_id"])[0] == key
+            ]
             if hits:
                 return tuple(hits)
         if title and len(nt := normalise_title(title)) > 15:
@@ -299,8 +334,11 @@ class Resolver:
             if hits:
                 return tuple(hits)
         if surname:
-            hits = [w["paper_id"] for w in works if w["surname"] == surname
-                    and (year is None or w["year"] == year)]
+            hits = [
+                w["paper_id"]
+                for w in works
+                if w["surname"] == surname and (year is None or w["year"] == year)
+            ]
             return tuple(hits)
         return ()
 

@@ -10,7 +10,8 @@ draft, its numbers, entities, hedges and conditions, and the citations written o
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from typing import Any
 
 from sciverify.chunk import split_sentences
 from sciverify.entail import lexicon as lx
@@ -67,12 +68,17 @@ _CONDITION = re.compile(
     re.IGNORECASE,
 )
 # Acronyms and symbols ("IDA", "Hb", "p53") anywhere; capitalised names after the first word.
-_ACRONYM = re.compile(r"\b(?:[A-Z][a-z]?[A-Z0-9][\w-]*|[A-Z]{2,}s?|[A-Z][a-z](?=[\s,.;)])|"
-                      r"[A-Z]\.?\s[a-z]{3,}(?=[\s,.;)]))")
+_ACRONYM = re.compile(
+    r"\b(?:[A-Z][a-z]?[A-Z0-9][\w-]*|[A-Z]{2,}s?|[A-Z][a-z](?=[\s,.;)])|"
+    r"[A-Z]\.?\s[a-z]{3,}(?=[\s,.;)]))"
+)
 _NAME_WORD = re.compile(r"\b[A-Z][a-z][\w-]+")
-_NOT_ENTITIES = frozenset(lx.split_words(
-    "The This These Those That There Their It In On For We Our Table Figure However Moreover "
-    "Furthermore Although While When Both Each All"))
+_NOT_ENTITIES = frozenset(
+    lx.split_words(
+        "The This These Those That There Their It In On For We Our Table Figure However Moreover "
+        "Furthermore Although While When Both Each All"
+    )
+)
 _FINITE = frozenset(
     lx.split_words(
         """
@@ -114,7 +120,7 @@ class Claim:
         words = lx.words(self.text)
         if any(lx.direction(w.lower) for w in words):
             return False
-        return len(lx.content_stems(words)) <= 8
+        return len(lx.content_stems(words)) <= 4
 
 
 @dataclass(slots=True)
@@ -184,10 +190,19 @@ def split_clauses(sentence: str) -> list[tuple[int, int]]:
         ws = lx.words(part)
         # Its own subject: the clause does not start with its verb, and has one after its
         # first word ("the WMD of SF was ..."; not "penetrate the vessel wall").
-        own_subject = bool(ws) and ws[0].lower not in _FINITE and not lx.direction(
-            ws[0].lower) and any(w.lower in _FINITE for w in ws[1:])
-        if (out and len(re.findall(r"[A-Za-z]{2,}", part)) >= 4 and _has_finding(part)
-                and own_subject and _has_finding(sentence[out[-1][0] : out[-1][1]])):
+        own_subject = (
+            bool(ws)
+            and ws[0].lower not in _FINITE
+            and not lx.direction(ws[0].lower)
+            and any(w.lower in _FINITE for w in ws[1:])
+        )
+        if (
+            out
+            and len(re.findall(r"[A-Za-z]{2,}", part)) >= 4
+            and _has_finding(part)
+            and own_subject
+            and _has_finding(sentence[out[-1][0] : out[-1][1]])
+        ):
             out.append((s, e))
         elif out:
             out[-1] = (out[-1][0], e)
@@ -197,20 +212,27 @@ def split_clauses(sentence: str) -> list[tuple[int, int]]:
 
 
 _LIST_ITEM = re.compile(r"^\s*(?:[-*+•]|\d{1,3}[.)])\s+", re.MULTILINE)
-_ANAPHOR = re.compile(r"^(?:this|these|those|it|its|they|their|such|the same|both)\b",
-                      re.IGNORECASE)
+_ANAPHOR = re.compile(
+    r"^(?:this|these|those|it|its|they|their|such|the same|both)\b", re.IGNORECASE
+)
 
 
-def _features(text: str) -> dict[str, object]:
+def _features(text: str) -> dict[str, Any]:
     from sciverify.entail.quantities import parse_quantities
 
     words = lx.words(text)
-    hedges = tuple(dict.fromkeys(w.lower for w in words
-                                 if lx.HEDGE_LEVEL.get(w.lower, lx.ASSERTION_LEVEL) != 3))
+    hedges = tuple(
+        dict.fromkeys(
+            w.lower for w in words if lx.HEDGE_LEVEL.get(w.lower, lx.ASSERTION_LEVEL) != 3
+        )
+    )
     first = words[0].start if words else 0
     found = [m.group() for m in _ACRONYM.finditer(text) if m.group() not in _NOT_ENTITIES]
-    found += [m.group() for m in _NAME_WORD.finditer(text)
-              if m.start() > first and m.group() not in _NOT_ENTITIES]
+    found += [
+        m.group()
+        for m in _NAME_WORD.finditer(text)
+        if m.start() > first and m.group() not in _NOT_ENTITIES
+    ]
     entities = tuple(dict.fromkeys(found))
     return {
         "numbers": tuple(q.text_of(text) for q in parse_quantities(text)),
@@ -255,9 +277,17 @@ def extract_claims(paragraph: Segment) -> ParagraphClaims:
             own = tuple(find_citations(part, base + s + offset)) or sentence_cites
             n += 1
             features = _features(part_text)
-            claim = Claim(f"{paragraph.paragraph_id}.c{n}", paragraph.paragraph_id, part_text,
-                          (base + s + offset, base + s + offset + len(part)), own,
-                          () if own else previous, **features)  # type: ignore[arg-type]
+            claim = replace(
+                Claim(
+                    f"{paragraph.paragraph_id}.c{n}",
+                    paragraph.paragraph_id,
+                    part_text,
+                    (base + s + offset, base + s + offset + len(part)),
+                    own,
+                    () if own else previous,
+                ),
+                **features,
+            )
             out.claims.append(claim)
         if sentence_cites:
             previous = sentence_cites

@@ -24,21 +24,33 @@ SECTION_TYPES: dict[str, str] = {
 }
 CUES: dict[str, tuple[str, ...]] = {
     "limitation": (
-        r"\blimitations?\b", r"\bfuture (?:work|research|studies|trials)\b",
+        r"\blimitations?\b",
+        r"\bfuture (?:work|research|studies|trials)\b",
         r"\bremains? (?:unclear|unknown|to be (?:shown|tested|established))",
         r"\bfurther (?:research|studies|work|trials) (?:is|are|will be) (?:needed|required)",
-        r"\binterpreted with caution\b", r"\bsmall sample", r"\bcaveats?\b",
+        r"\binterpreted with caution\b",
+        r"\bsmall sample",
+        r"\bcaveats?\b",
         r"\bwe (?:could|did) not (?:assess|measure|test|control)",
     ),
     "method": (
-        (r"\bwe (?:searched|used|included|extracted|screened|selected|collected|recruited|"
-         r"applied|trained|computed|ran|implemented|measured)\b"),
-        (r"\b(?:was|were) (?:searched|included|excluded|extracted|screened|measured|assessed|"
-         r"recruited|randomi[sz]ed|collected|sampled|estimated)\b"),
-        r"\binclusion criteria\b", r"\bsearch terms?\b", r"\bprotocol\b", r"\bdata ?sets?\b",
+        (
+            r"\bwe (?:searched|used|included|extracted|screened|selected|collected|recruited|"
+            r"applied|trained|computed|ran|implemented|measured)\b"
+        ),
+        (
+            r"\b(?:was|were) (?:searched|included|excluded|extracted|screened|measured|assessed|"
+            r"recruited|randomi[sz]ed|collected|sampled|estimated)\b"
+        ),
+        r"\binclusion criteria\b",
+        r"\bsearch terms?\b",
+        r"\bprotocol\b",
+        r"\bdata ?sets?\b",
     ),
     "result": (
-        r"\d\s?%", r"\bp\s*[<=>≤]\s*0?\.\d", r"\bsignificant(?:ly)?\b",
+        r"\d\s?%",
+        r"\bp\s*[<=>≤]\s*0?\.\d",
+        r"\bsignificant(?:ly)?\b",
         r"\b(?:found|showed|reported|observed|demonstrated)\b",
         r"\b(?:increased|decreased|reduced|improved|higher|lower|fewer|more effective)\b",
         r"\bconfidence interval|\b95\s?% CI\b",

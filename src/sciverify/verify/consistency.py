@@ -40,8 +40,11 @@ _SYMBOL_DEF = re.compile(
     r"stands for)\s+(?:the\s+|a\s+|an\s+)?([^,.;$]{3,60})"
     r"|\$?\b([A-Za-z](?:_\{?\w+\}?)?)\$?\s+denotes\s+(?:the\s+|a\s+|an\s+)?([^,.;$]{3,60})"
 )
-_CITATION_FAMILY = {"pandoc": "Pandoc [@key]", "numeric": "numbered [n]",
-                    "author_year": "author-year (Name, year)"}
+_CITATION_FAMILY = {
+    "pandoc": "Pandoc [@key]",
+    "numeric": "numbered [n]",
+    "author_year": "author-year (Name, year)",
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,7 +73,9 @@ def _long_form(abbr: str, before: str) -> str | None:
                 break
             pos += 1
         else:
-            if len(cand) >= max(1, len(letters) - 2) or len(letters) <= 2:
+            # One word per capital, give or take: "FEStim" needs three words, "LMWH" three.
+            capitals = sum(ch.isupper() for ch in abbr)
+            if len(cand) >= max(1, capitals - 1) or len(letters) <= 2:
                 return " ".join(cand)
     return None
 
@@ -86,31 +91,57 @@ def abbreviation_issues(paragraphs: Sequence[Segment]) -> list[Issue]:
             line_start = max(p.text.rfind("\n", 0, m.start()), p.text.rfind(". ", 0, m.start()))
             long = _long_form(m.group(1), p.text[line_start + 1 : m.start()])
             if long:
-                defs.append((m.group(1).rstrip("s") if m.group(1)[:-1].isupper() else m.group(1),
-                             long, p.paragraph_id, p.span[0] + m.start()))
+                defs.append(
+                    (
+                        m.group(1).rstrip("s") if m.group(1)[:-1].isupper() else m.group(1),
+                        long,
+                        p.paragraph_id,
+                        p.span[0] + m.start(),
+                    )
+                )
     issues: list[Issue] = []
     first_def: dict[str, tuple[str, str, int]] = {}
     by_form: dict[str, str] = {}
     for abbr, long, pid, pos in defs:
         form = _norm_form(long)
         if abbr in first_def and _norm_form(first_def[abbr][0]) != form:
-            issues.append(Issue(pid, "abbreviation_redefined",
-                                f"{abbr} is defined as {long!r} here but as "
-                                f"{first_def[abbr][0]!r} in {first_def[abbr][1]}", abbr, 0.8))
+            issues.append(
+                Issue(
+                    pid,
+                    "abbreviation_redefined",
+                    f"{abbr} is defined as {long!r} here but as "
+                    f"{first_def[abbr][0]!r} in {first_def[abbr][1]}",
+                    abbr,
+                    0.8,
+                )
+            )
         first_def.setdefault(abbr, (long, pid, pos))
         if form in by_form and by_form[form] != abbr:
-            issues.append(Issue(pid, "two_names_one_concept",
-                                f"{long!r} is abbreviated {abbr} here but {by_form[form]} earlier; "
-                                "use one abbreviation", abbr, 0.7))
+            issues.append(
+                Issue(
+                    pid,
+                    "two_names_one_concept",
+                    f"{long!r} is abbreviated {abbr} here but {by_form[form]} earlier; "
+                    "use one abbreviation",
+                    abbr,
+                    0.7,
+                )
+            )
         by_form.setdefault(form, abbr)
     for abbr, (_long, def_pid, def_pos) in first_def.items():
         use = re.compile(rf"(?<![\w(]){re.escape(abbr)}s?\b")
         for p in paragraphs:
-            m = use.search(p.text)
-            if m and p.span[0] + m.start() < def_pos:
-                issues.append(Issue(p.paragraph_id, "abbreviation_before_definition",
-                                    f"{abbr} is used here before it is defined (in {def_pid})",
-                                    abbr, 0.7))
+            first_use = use.search(p.text)
+            if first_use and p.span[0] + first_use.start() < def_pos:
+                issues.append(
+                    Issue(
+                        p.paragraph_id,
+                        "abbreviation_before_definition",
+                        f"{abbr} is used here before it is defined (in {def_pid})",
+                        abbr,
+                        0.7,
+                    )
+                )
                 break
     return issues
 
@@ -127,36 +158,63 @@ def _minority(counts: dict[str, list[str]]) -> tuple[str, str, list[str]] | None
 def format_issues(paragraphs: Sequence[Segment]) -> list[Issue]:
     texts = [(p.paragraph_id, strip_citations(p.text)) for p in paragraphs if p.kind != "table"]
     issues: list[Issue] = []
-    pct = {"%": [pid for pid, t in texts for _ in _PERCENT_SIGN.finditer(t)],
-           "percent": [pid for pid, t in texts for _ in _PERCENT_WORD.finditer(t)]}
+    pct = {
+        "%": [pid for pid, t in texts for _ in _PERCENT_SIGN.finditer(t)],
+        "percent": [pid for pid, t in texts for _ in _PERCENT_WORD.finditer(t)],
+    }
     if (mix := _minority(pct)) is not None:
         for pid in mix[2]:
-            issues.append(Issue(pid, "mixed_percent_format",
-                                f"writes {mix[1]!r} where the rest of the draft writes {mix[0]!r}",
-                                mix[1], 0.6))
-    dec = {"decimal point": [pid for pid, t in texts for _ in _DECIMAL_POINT.finditer(t)],
-           "decimal comma": [pid for pid, t in texts for _ in _DECIMAL_COMMA.finditer(t)]}
+            issues.append(
+                Issue(
+                    pid,
+                    "mixed_percent_format",
+                    f"writes {mix[1]!r} where the rest of the draft writes {mix[0]!r}",
+                    mix[1],
+                    0.6,
+                )
+            )
+    dec = {
+        "decimal point": [pid for pid, t in texts for _ in _DECIMAL_POINT.finditer(t)],
+        "decimal comma": [pid for pid, t in texts for _ in _DECIMAL_COMMA.finditer(t)],
+    }
     if (mix := _minority(dec)) is not None:
         for pid in mix[2]:
-            issues.append(Issue(pid, "mixed_decimal_separator",
-                                f"uses a {mix[1]} where the rest of the draft uses a {mix[0]}",
-                                mix[1], 0.6))
+            issues.append(
+                Issue(
+                    pid,
+                    "mixed_decimal_separator",
+                    f"uses a {mix[1]} where the rest of the draft uses a {mix[0]}",
+                    mix[1],
+                    0.6,
+                )
+            )
     spellings: dict[str, dict[str, list[str]]] = {}
     synonym = {w: group[0] for group in UNIT_SYNONYMS for w in group}
     for pid, t in texts:
         for m in _UNIT_AFTER_NUMBER.finditer(t):
             unit = m.group(1)
-            key = synonym.get(unit.lower(), unit.lower()) if unit.lower() in synonym or "/" in unit \
-                or unit.lower() in ("ml", "dl", "mg", "mmol", "ng", "ug", "µg") else None
+            key = (
+                synonym.get(unit.lower(), unit.lower())
+                if unit.lower() in synonym
+                or "/" in unit
+                or unit.lower() in ("ml", "dl", "mg", "mmol", "ng", "ug", "µg")
+                else None
+            )
             if key is None:
                 continue
             spellings.setdefault(key, {}).setdefault(unit, []).append(pid)
     for key, forms in sorted(spellings.items()):
         if (mix := _minority(forms)) is not None:
             for pid in mix[2]:
-                issues.append(Issue(pid, "mixed_unit_spelling",
-                                    f"writes the unit as {mix[1]!r}; elsewhere it is {mix[0]!r}",
-                                    key, 0.6))
+                issues.append(
+                    Issue(
+                        pid,
+                        "mixed_unit_spelling",
+                        f"writes the unit as {mix[1]!r}; elsewhere it is {mix[0]!r}",
+                        key,
+                        0.6,
+                    )
+                )
     return issues
 
 
@@ -170,9 +228,16 @@ def citation_style_issues(paragraphs: Sequence[Segment]) -> list[Issue]:
     if mix is None:
         return []
     major, minor = _CITATION_FAMILY[mix[0]], _CITATION_FAMILY[mix[1]]
-    return [Issue(pid, "mixed_citation_style",
-                  f"cites in {minor} style; the draft mostly uses {major}", minor, 0.6)
-            for pid in mix[2]]
+    return [
+        Issue(
+            pid,
+            "mixed_citation_style",
+            f"cites in {minor} style; the draft mostly uses {major}",
+            minor,
+            0.6,
+        )
+        for pid in mix[2]
+    ]
 
 
 def symbol_issues(paragraphs: Sequence[Segment]) -> list[Issue]:
@@ -188,9 +253,15 @@ def symbol_issues(paragraphs: Sequence[Segment]) -> list[Issue]:
                 old, pid = seen[symbol]
                 a, b = lx.content_stems(lx.words(old)), lx.content_stems(lx.words(meaning))
                 if a and b and len(a & b) / min(len(a), len(b)) < 0.5:
-                    issues.append(Issue(p.paragraph_id, "symbol_redefined",
-                                        f"{symbol} denotes {meaning!r} here but {old!r} in {pid}",
-                                        symbol, 0.75))
+                    issues.append(
+                        Issue(
+                            p.paragraph_id,
+                            "symbol_redefined",
+                            f"{symbol} denotes {meaning!r} here but {old!r} in {pid}",
+                            symbol,
+                            0.75,
+                        )
+                    )
                 continue
             seen[symbol] = (meaning, p.paragraph_id)
     return issues
@@ -198,8 +269,12 @@ def symbol_issues(paragraphs: Sequence[Segment]) -> list[Issue]:
 
 def consistency_cards(paragraphs: Sequence[Segment], routed: set[str]) -> list[Card]:
     """Cards for the paragraphs in `routed` that break a convention of the whole draft."""
-    issues = (abbreviation_issues(paragraphs) + format_issues(paragraphs)
-              + citation_style_issues(paragraphs) + symbol_issues(paragraphs))
+    issues = (
+        abbreviation_issues(paragraphs)
+        + format_issues(paragraphs)
+        + citation_style_issues(paragraphs)
+        + symbol_issues(paragraphs)
+    )
     counted = Counter[tuple[str, str, str]]()
     cards = []
     for issue in issues:
@@ -207,10 +282,18 @@ def consistency_cards(paragraphs: Sequence[Segment], routed: set[str]) -> list[C
         if issue.paragraph_id not in routed or counted[key]:
             continue
         counted[key] += 1
-        cards.append(Card(paragraph_id=issue.paragraph_id, layer="consistency", status="warning",
-                          confidence=issue.confidence, claim="", keyword=issue.subject,
-                          suggested_action=f"This paragraph {issue.message}." if
-                          issue.message.startswith(("writes", "uses", "cites"))
-                          else f"{issue.message[0].upper()}{issue.message[1:]}.",
-                          finding=issue.finding))
+        cards.append(
+            Card(
+                paragraph_id=issue.paragraph_id,
+                layer="consistency",
+                status="warning",
+                confidence=issue.confidence,
+                claim="",
+                keyword=issue.subject,
+                suggested_action=f"This paragraph {issue.message}."
+                if issue.message.startswith(("writes", "uses", "cites"))
+                else f"{issue.message[0].upper()}{issue.message[1:]}.",
+                finding=issue.finding,
+            )
+        )
     return cards

@@ -1,14 +1,11 @@
-"""Evidence for claims: retrieval, sentence-level candidates, one batched model call, decisions.
+"""Evidence for claims: retrieval, sentence-level candidates and their lexical score.
 
 For each claim the papers the draft cites are searched first (restricted with
-`Filters(paper_ids=...)`), then the whole corpus; the best chunks are cut into sentences (and
-pairs of neighbouring sentences, since PDF text often breaks a sentence across blocks), scored
-lexically against the claim, and only the best few per claim go to the entailment model, all
-claims of the draft in one `predict` call. The model's probabilities are blended with a lexical
-estimate (how much of the claim, and which of its numbers, the sentence states), so that a
-weak or untrained model cannot decide alone; the deterministic checks then run inside
-`entail.decide`. The papers the claim cites decide first; evidence that only another paper
-holds becomes a `citation_mismatch`.
+`Filters(paper_ids=...)`), then the whole corpus (skipped when a cited paper already states the
+claim nearly word for word); the best chunks are cut into sentences (and pairs of neighbouring
+sentences when a pair states clearly more, since PDF text often breaks a sentence across
+blocks), scored lexically against the claim (`relevance`), and only the best few per claim are
+kept. `decision.py` turns them into a status, with the entailment model.
 """
 
 from __future__ import annotations
@@ -18,18 +15,17 @@ import itertools
 import json
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 from sciverify.entail import lexicon as lx
-from sciverify.entail.decide import decide
 from sciverify.records import Decision, EntailProbs, Status
 from sciverify.verify.citations import Resolver, Source
 from sciverify.verify.claims import Claim
 from sciverify.verify.settings import VerifySettings
 
 _PAIR_GAIN = 0.1  # what a two-sentence window must add over its best sentence
-_MAX_SPAN_CHARS = 600
+_MAX_SPAN_CHARS = 400
 _DEFAULT_MODEL_WEIGHT = 0.5
 
 
@@ -133,8 +129,14 @@ def lexical_probs(rel: float, th: Any) -> EntailProbs:
     return EntailProbs(pe, max(0.0, 1.0 - pe - pc), pc)
 
 
-def blend(model: EntailProbs, lexical: EntailProbs, weight: float, *,
-          contradiction_weight: float = 0.3, lexical_entails: bool = False) -> EntailProbs:
+def blend(
+    model: EntailProbs,
+    lexical: EntailProbs,
+    weight: float,
+    *,
+    contradiction_weight: float = 0.3,
+    lexical_entails: bool = False,
+) -> EntailProbs:
     """Model and lexical probabilities mixed per label; a near-verbatim sentence entails."""
     if model.error:
         return model
@@ -146,8 +148,9 @@ def blend(model: EntailProbs, lexical: EntailProbs, weight: float, *,
     c = wc * model.contradiction + (1 - wc) * lexical.contradiction
     if e + c > 1:
         e, c = e / (e + c), c / (e + c)
-    return EntailProbs(round(e, 6), round(max(0.0, 1 - e - c), 6), round(c, 6),
-                       rationale=model.rationale)
+    return EntailProbs(
+        round(e, 6), round(max(0.0, 1 - e - c), 6), round(c, 6), rationale=model.rationale
+    )
 
 
 def model_weight(cfg: VerifySettings, entailer: Any) -> float:
@@ -184,11 +187,19 @@ def _windows(text: str) -> list[tuple[str, bool]]:
 def build_query(claim: Claim, context: str) -> str:
     """The claim, with the previous claim as context when it is short or starts with a pronoun."""
     short = len(_stems(claim.text)) < 6
-    return f"{context} {claim.text}".strip() if (short or claim.anaphoric) and context else claim.text
+    return (
+        f"{context} {claim.text}".strip() if (short or claim.anaphoric) and context else claim.text
+    )
 
 
-def gather(checks: Sequence[ClaimCheck], *, store: Any, settings: Any, cfg: VerifySettings,
-           resolver: Resolver) -> None:
+def gather(
+    checks: Sequence[ClaimCheck],
+    *,
+    store: Any,
+    settings: Any,
+    cfg: VerifySettings,
+    resolver: Resolver,
+) -> None:
     """Resolve citations, retrieve chunks and pick each claim's candidate spans (in place)."""
     from sciverify.search import make_filters, search
 
@@ -197,35 +208,61 @@ def gather(checks: Sequence[ClaimCheck], *, store: Any, settings: Any, cfg: Veri
         check.sources = [s for c in claim.citations for s in resolver.resolve(c)]
         check.context_sources = [s for c in claim.context_citations for s in resolver.resolve(c)]
         cited = tuple(sorted(set(check.cited_papers)))
-        hits = []
-        if cited and cfg.k_cited:
-            hits += [(h, True) for h in search(check.query, store=store, settings=settings,
-                                               k=cfg.k_cited, filters=make_filters(paper_ids=cited))]
-        if cfg.k_open:
-            hits += [(h, h.paper_id in cited) for h in search(check.query, store=store,
-                                                               settings=settings, k=cfg.k_open)]
-        seen: set[str] = set()
         spans: list[Span] = []
-        for hit, is_cited in hits:
-            if hit.chunk_id in seen:
-                continue
-            seen.add(hit.chunk_id)
-            context = _stems(f"{hit.title or ''} {hit.text}")
-            singles: dict[str, float] = {}
-            for text, is_pair in _windows(hit.text):
-                rel = relevance(claim.text, text, context)
-                if is_pair:
-                    # A pair is a candidate only when it states clearly more than each of its
-                    # sentences: an extra sentence brings extra conditions for the checks.
-                    parts = [v for k, v in singles.items() if k in text]
-                    if parts and rel < max(parts) + _PAIR_GAIN:
-                        continue
-                else:
-                    singles[text] = rel
-                spans.append(Span(text, hit.paper_id, hit.chunk_id, hit.title, hit.page,
-                                  hit.source, hit.evidence_type, is_cited, round(rel, 4),
-                                  hit.section_kind))
+        seen: set[str] = set()
+        if cited and cfg.k_cited:
+            found = search(
+                check.query,
+                store=store,
+                settings=settings,
+                k=cfg.k_cited,
+                filters=make_filters(paper_ids=cited),
+            )
+            spans += _spans_of(claim.text, [(h, True) for h in found], seen)
+        # The cited papers come first: when one of them states the claim nearly word for word,
+        # the rest of the corpus has nothing to add and is not searched.
+        settled = any(s.relevance >= cfg.lexical_entail_min for s in spans)
+        if cfg.k_open and not settled:
+            found = search(check.query, store=store, settings=settings, k=cfg.k_open)
+            spans += _spans_of(claim.text, [(h, h.paper_id in cited) for h in found], seen)
+        spans = [s for s in spans if s.relevance >= cfg.min_candidate_relevance]
         check.spans = _pick(spans, cfg.max_pairs_per_claim, bool(cited))
+
+
+def _spans_of(claim: str, hits: list[tuple[Any, bool]], seen: set[str]) -> list[Span]:
+    """Sentence (and useful sentence-pair) candidates of the hits not seen before."""
+    spans: list[Span] = []
+    for hit, is_cited in hits:
+        if hit.chunk_id in seen:
+            continue
+        seen.add(hit.chunk_id)
+        context = _stems(f"{hit.title or ''} {hit.text}")
+        singles: dict[str, float] = {}
+        for text, is_pair in _windows(hit.text):
+            rel = relevance(claim, text, context)
+            if is_pair:
+                # A pair is a candidate only when it states clearly more than each of its
+                # sentences: an extra sentence brings extra conditions for the checks.
+                parts = [v for k, v in singles.items() if k in text]
+                if parts and rel < max(parts) + _PAIR_GAIN:
+                    continue
+            else:
+                singles[text] = rel
+            spans.append(
+                Span(
+                    text,
+                    hit.paper_id,
+                    hit.chunk_id,
+                    hit.title,
+                    hit.page,
+                    hit.source,
+                    hit.evidence_type,
+                    is_cited,
+                    round(rel, 4),
+                    hit.section_kind,
+                )
+            )
+    return spans
 
 
 def _pick(spans: list[Span], limit: int, has_cited: bool) -> list[Span]:
@@ -247,169 +284,3 @@ def _pick(spans: list[Span], limit: int, has_cited: bool) -> list[Span]:
             out.append(s)
             texts.add(s.text)
     return sorted(out, key=lambda s: (-s.relevance, s.chunk_id, s.text))
-
-
-# ---------------------------------------------------------------------------- decision
-
-_CHECK_FINDINGS = {
-    ("number", "contradict"): "number_mismatch",
-    ("number", "partial"): "unreported_number",
-    ("negation", "contradict"): "reversed_finding",
-    ("comparative", "contradict"): "reversed_direction",
-    ("condition", "partial"): "dropped_condition",
-    ("condition", "contradict"): "changed_condition",
-    ("hedge", "partial"): "strengthened_hedge",
-    ("entity", "contradict"): "entity_mismatch",
-    ("entity", "partial"): "missing_entity",
-}
-
-
-def _finding_of(decision: Decision, cfg: VerifySettings) -> str | None:
-    th = cfg.thresholds
-    if decision.status == Status.contradicted:
-        wanted = ("contradict",)
-        checks = th.override_checks
-    elif decision.status == Status.partially_supported:
-        wanted = ("partial",)
-        checks = th.partial_checks
-    else:
-        return None
-    for f in decision.findings:
-        if f.effect in wanted and f.check in checks:
-            return _CHECK_FINDINGS.get((f.check, f.effect))
-    if decision.status == Status.partially_supported:
-        return "related_not_entailed"
-    return "model_contradiction"
-
-
-def _decide(claim: str, spans: list[Span], probs: list[EntailProbs],
-            cfg: VerifySettings) -> tuple[Decision, Span | None]:
-    """`entail.decide` over the spans within `decide_margin` of the most relevant one."""
-    if not spans:
-        return decide(claim, [], thresholds=cfg.thresholds), None
-    top = max(s.relevance for s in spans)
-    keep = [i for i, s in enumerate(spans) if s.relevance >= top - cfg.decide_margin]
-    decision = decide(claim, [(spans[i].text, probs[i], spans[i].relevance) for i in keep],
-                      thresholds=cfg.thresholds)
-    span = spans[keep[decision.evidence_index]] if decision.evidence_index is not None else None
-    if decision.status == Status.contradicted and span is not None \
-            and probs[spans.index(span)].contradiction < cfg.thresholds.contradict_min:
-        # A check's conflict on one sentence against a sentence that supports the claim
-        # without any conflict: the more relevant sentence decides. A direction conflict alone
-        # is weaker (the check reads "fewer with familiars than with strangers" as the reverse
-        # of "more with strangers"), so any relevant supporting sentence outweighs it.
-        checks = {f.check for f in decision.findings if f.effect == "contradict"}
-        direction_only = checks <= {"comparative"}
-        pool = range(len(spans)) if direction_only else keep
-        for i in pool:
-            if spans[i] is span or spans[i].relevance < cfg.thresholds.min_relevance or (
-                    spans[i].relevance <= span.relevance and not direction_only):
-                continue
-            alone = decide(claim, [(spans[i].text, probs[i], spans[i].relevance)],
-                           thresholds=cfg.thresholds)
-            if alone.status == Status.supported:
-                return replace(alone, evidence_index=0), spans[i]
-    return decision, span
-
-
-_STRONG = (Status.supported, Status.contradicted)
-_BACKGROUND_SECTIONS = frozenset({"introduction", "related_work"})
-_HUMAN = re.compile(r"^(?:in|of|from|using|among|for)\s+(?:[\w-]+\s+){0,2}?"
-                    r"(?:humans?|people|persons?|individuals)$", re.IGNORECASE)
-
-
-def _human_only(f: Any) -> bool:
-    """A dropped "of people" / "in humans": not a restriction a claim about people drops."""
-    return f.check == "condition" and bool(_HUMAN.match(f.evidence_text.strip()))
-_DISPERSION = re.compile(
-    r"(?:\b(?:SDs?|SEM?|IQR)\b|standard (?:deviation|error)|interquartile range|±|\+/-)"
-    r"\s*(?:of|was|were|=|:)?\s*[-−]?\d[\d.,]*", re.IGNORECASE)
-
-
-def _invented_dispersion(claim: str, evidence: str, decision: Decision) -> bool:
-    """The only conflicts are numbers of a spread (SD, SE, ±) that the evidence never gives.
-
-    The number check reads "10.05 mg/l (SD 3.2 mg/l)" against "10.05 mg/l" as a second value
-    for the same quantity; a spread the source does not report is invented, not contradicted.
-    """
-    if _DISPERSION.search(evidence):
-        return False
-    spans = [m.span() for m in _DISPERSION.finditer(claim)]
-    conflicts = [f for f in decision.findings if f.effect == "contradict"]
-    return bool(spans) and bool(conflicts) and all(
-        f.check == "number" and f.claim_span is not None
-        and any(a <= f.claim_span[0] < b for a, b in spans) for f in conflicts)
-
-
-def conclude(check: ClaimCheck, cfg: VerifySettings) -> None:
-    """The claim's status from its blended probabilities: cited papers first, then the corpus."""
-    claim = check.claim.text
-    cited_idx = [i for i, s in enumerate(check.spans) if s.cited]
-    d_all, s_all = _decide(claim, check.spans, check.probs, cfg)
-    d_cited, s_cited = _decide(claim, [check.spans[i] for i in cited_idx],
-                               [check.probs[i] for i in cited_idx], cfg)
-    entailed_cited = d_cited.status == Status.partially_supported and d_cited.probs is not None \
-        and d_cited.probs.entailment >= cfg.thresholds.entail_min
-    check.related = [s for s in check.spans[:3]]
-    entailed_all = d_all.probs is not None and d_all.probs.entailment >= cfg.thresholds.entail_min
-    elsewhere = (d_all.status in (Status.supported, Status.partially_supported) and entailed_all
-                 and s_all is not None and not s_all.cited and bool(check.sources)
-                 and not check.missing)
-    clearly_better = elsewhere and s_all is not None and (
-        s_cited is None or s_all.relevance >= s_cited.relevance + cfg.decide_margin)
-    if check.cited_papers and (d_cited.status in _STRONG
-                               or (entailed_cited and not clearly_better)):
-        check.decision, check.deciding = d_cited, s_cited
-    elif check.cited_papers and elsewhere:
-        check.decision, check.deciding = d_all, s_all
-        check.status, check.finding = Status.partially_supported, "citation_mismatch"
-        check.note = "the evidence is in another paper than the one cited"
-        return
-    elif check.missing and not check.cited_papers and d_all.status != Status.contradicted:
-        check.decision, check.deciding = d_all, s_all
-        check.status, check.finding = Status.unverifiable, "cited_paper_missing"
-        return
-    else:
-        check.decision, check.deciding = d_all, s_all
-    decision = check.decision
-    if decision.status == Status.partially_supported and decision.probs is not None \
-            and decision.probs.entailment >= cfg.thresholds.entail_min and decision.findings \
-            and all(_human_only(f) for f in decision.findings if f.effect == "partial"
-                    and f.check in cfg.thresholds.partial_checks):
-        decision = check.decision = replace(decision, status=Status.supported,
-                                            reason=decision.reason + "; a human population "
-                                            "is what a biomedical claim means by default")
-    check.status = decision.status
-    check.finding = _finding_of(decision, cfg)
-    if check.status == Status.contradicted and check.deciding is not None \
-            and _invented_dispersion(claim, check.deciding.text, decision):
-        check.status, check.finding = Status.partially_supported, "unreported_number"
-        check.note = "the source reports no such spread (SD, SE, ±) for this value"
-    if check.status == Status.unverifiable:
-        check.finding = "no_evidence"
-        check.deciding = None
-    elif (check.status == Status.supported and check.deciding is not None
-          and check.deciding.section_kind in _BACKGROUND_SECTIONS and check.claim.numbers):
-        # DESIGN.md 2.4: background text may explain a result, never back one on its own.
-        check.status, check.finding = Status.partially_supported, "background_only"
-        check.note = "only an introduction or related-work passage states this result"
-
-
-def judge(checks: Sequence[ClaimCheck], extra: Sequence[tuple[str, str]], *, entailer: Any,
-          cfg: VerifySettings, weight: float) -> list[EntailProbs]:
-    """One model call for every (span, claim) pair and the `extra` pairs; decides each claim.
-
-    Returns the model's own probabilities of the extra pairs, in order.
-    """
-    pairs = [(s.text, c.claim.text) for c in checks for s in c.spans]
-    pairs += list(extra)
-    raw = entailer.predict(pairs) if pairs else []
-    it = iter(raw)
-    th = cfg.thresholds
-    for check in checks:
-        check.probs = [blend(next(it), lexical_probs(s.relevance, th), weight,
-                             contradiction_weight=cfg.contradiction_weight if weight else 0.0,
-                             lexical_entails=s.relevance >= cfg.lexical_entail_min)
-                       for s in check.spans]
-        conclude(check, cfg)
-    return [next(it) for _ in extra]

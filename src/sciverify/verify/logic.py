@@ -42,16 +42,34 @@ def _evidence_span(check: ClaimCheck) -> Span | None:
     return check.spans[0]
 
 
-def _card(check: ClaimCheck, finding: str, confidence: float, action: str,
-          evidence: tuple[EvidenceRef, ...]) -> Card:
+def _card(
+    check: ClaimCheck,
+    finding: str,
+    confidence: float,
+    action: str,
+    evidence: tuple[EvidenceRef, ...],
+) -> Card:
     c = check.claim
-    return Card(paragraph_id=c.paragraph_id, layer="logic", status=WARNING,
-                confidence=round(confidence, 4), claim=c.text, keyword=keyword_of(c.text),
-                evidence=evidence, suggested_action=action, finding=finding, claim_id=c.claim_id)
+    return Card(
+        paragraph_id=c.paragraph_id,
+        layer="logic",
+        status=WARNING,
+        confidence=round(confidence, 4),
+        claim=c.text,
+        keyword=keyword_of(c.text),
+        evidence=evidence,
+        suggested_action=action,
+        finding=finding,
+        claim_id=c.claim_id,
+    )
 
 
 def causal_over_correlational(claim: str, evidence: str) -> bool:
-    return bool(CAUSAL.search(claim)) and bool(CORRELATIONAL.search(evidence)) and not CAUSAL.search(evidence)
+    return (
+        bool(CAUSAL.search(claim))
+        and bool(CORRELATIONAL.search(evidence))
+        and not CAUSAL.search(evidence)
+    )
 
 
 def universal_over_limited(claim: str, evidence: str) -> str | None:
@@ -62,14 +80,18 @@ def universal_over_limited(claim: str, evidence: str) -> str | None:
     word = m.group().lower()
     if re.search(rf"\b{re.escape(word)}\b", evidence, re.IGNORECASE):
         return None
-    if word in ("never", "none") and check_negation(claim, evidence) == [] and re.search(
-            r"\b(?:no|not|none|never|without)\b", evidence, re.IGNORECASE):
+    if (
+        word in ("never", "none")
+        and check_negation(claim, evidence) == []
+        and re.search(r"\b(?:no|not|none|never|without)\b", evidence, re.IGNORECASE)
+    ):
         return None  # "never X" against "did not X in any ...": the same universality
     return word
 
 
-def evidence_logic(checks: Sequence[ClaimCheck], *, fact_findings: dict[str, str | None]
-                   ) -> list[Card]:
+def evidence_logic(
+    checks: Sequence[ClaimCheck], *, fact_findings: dict[str, str | None]
+) -> list[Card]:
     """Causal, universal and hedge findings of each claim against its own evidence."""
     cards: list[Card] = []
     for check in checks:
@@ -81,29 +103,51 @@ def evidence_logic(checks: Sequence[ClaimCheck], *, fact_findings: dict[str, str
         if causal_over_correlational(claim, ev):
             cue = CAUSAL.search(claim)
             corr = CORRELATIONAL.search(ev)
-            cards.append(_card(check, "causal_over_correlational", 0.75,
-                               f"The claim says {cue.group() if cue else 'causes'!r}, the evidence "
-                               f"only {corr.group() if corr else 'an association'!r}: write "
-                               "'is associated with' unless a source shows the cause.", refs))
+            cards.append(
+                _card(
+                    check,
+                    "causal_over_correlational",
+                    0.75,
+                    f"The claim says {cue.group() if cue else 'causes'!r}, the evidence "
+                    f"only {corr.group() if corr else 'an association'!r}: write "
+                    "'is associated with' unless a source shows the cause.",
+                    refs,
+                )
+            )
         word = universal_over_limited(claim, ev)
         if word:
-            cards.append(_card(check, "universal_over_limited", 0.6,
-                               f"The claim says {word!r}; the evidence does not. Limit it to "
-                               "what the evidence covers (e.g. 'in the studies reviewed').", refs))
+            cards.append(
+                _card(
+                    check,
+                    "universal_over_limited",
+                    0.6,
+                    f"The claim says {word!r}; the evidence does not. Limit it to "
+                    "what the evidence covers (e.g. 'in the studies reviewed').",
+                    refs,
+                )
+            )
         if fact_findings.get(check.claim.claim_id) != "strengthened_hedge":
             hedge = check_hedging(claim, ev)
             if hedge and hedge[0].claim_span:
-                cards.append(_card(check, "strengthened_hedge", 0.65,
-                                   f"{hedge[0].message[:1].upper()}{hedge[0].message[1:]}: use "
-                                   "the source's own strength of wording.", refs))
+                cards.append(
+                    _card(
+                        check,
+                        "strengthened_hedge",
+                        0.65,
+                        f"{hedge[0].message[:1].upper()}{hedge[0].message[1:]}: use "
+                        "the source's own strength of wording.",
+                        refs,
+                    )
+                )
     return cards
 
 
 # ---------------------------------------------------------------------------- across paragraphs
 
 
-def claim_pairs(claims: Sequence[Claim], *, min_overlap: float, per_claim: int,
-                window: int = 200) -> list[tuple[Claim, Claim]]:
+def claim_pairs(
+    claims: Sequence[Claim], *, min_overlap: float, per_claim: int, window: int = 200
+) -> list[tuple[Claim, Claim]]:
     """(earlier, later) claims of different paragraphs that talk about the same thing.
 
     Only claims with something specific to check take part, and each is compared with the
@@ -122,8 +166,9 @@ def claim_pairs(claims: Sequence[Claim], *, min_overlap: float, per_claim: int,
         scored = []
         for i in sorted((i for i, n in shared.items() if n >= 2), reverse=True)[:window]:
             earlier = pool[i]
-            if earlier.paragraph_id == later.paragraph_id or not _compatible_sources(earlier,
-                                                                                     later):
+            if earlier.paragraph_id == later.paragraph_id or not _compatible_sources(
+                earlier, later
+            ):
                 continue
             score = min(relevance(later.text, earlier.text), relevance(earlier.text, later.text))
             if score >= min_overlap:
@@ -143,29 +188,59 @@ def _compatible_sources(a: Claim, b: Claim) -> bool:
     return not ka or not kb or bool(ka & kb)
 
 
-def contradictions(pairs: Sequence[tuple[Claim, Claim]], probs: Sequence[EntailProbs], *,
-                   weight: float, threshold: float, draft: str) -> list[Card]:
+def contradictions(
+    pairs: Sequence[tuple[Claim, Claim]],
+    probs: Sequence[EntailProbs],
+    *,
+    weight: float,
+    threshold: float,
+    draft: str,
+) -> list[Card]:
     """A card on the later claim for each pair read as a contradiction."""
     cards: list[Card] = []
     flagged: set[str] = set()
     for (earlier, later), p in zip(pairs, probs, strict=True):
         if later.claim_id in flagged:
             continue
-        found = check_negation(later.text, earlier.text) + check_comparatives(later.text,
-                                                                               earlier.text)
+        found = check_negation(later.text, earlier.text) + check_comparatives(
+            later.text, earlier.text
+        )
         check_conf = 0.8 if found else 0.0
-        score = max(weight * p.contradiction + (1 - weight) * check_conf,
-                    check_conf if weight == 0 else 0.0)
+        score = max(
+            weight * p.contradiction + (1 - weight) * check_conf, check_conf if weight == 0 else 0.0
+        )
         if score < threshold:
             continue
         flagged.add(later.claim_id)
-        why = found[0].message if found else f"the model reads a contradiction (p={p.contradiction:.2f})"
-        ref = EvidenceRef(paper_id="", chunk_id=earlier.claim_id, source=draft, page=None,
-                          snippet=earlier.text, match_type="contradict", score=round(score, 4))
-        cards.append(Card(
-            paragraph_id=later.paragraph_id, layer="logic", status=WARNING,
-            confidence=round(score, 4), claim=later.text, keyword=keyword_of(later.text),
-            evidence=(ref,), finding="contradicts_earlier_paragraph", claim_id=later.claim_id,
-            suggested_action=(f"This contradicts {earlier.paragraph_id} ({why}); make the two "
-                              "agree or say why they differ.")))
+        why = (
+            found[0].message
+            if found
+            else f"the model reads a contradiction (p={p.contradiction:.2f})"
+        )
+        ref = EvidenceRef(
+            paper_id="",
+            chunk_id=earlier.claim_id,
+            source=draft,
+            page=None,
+            snippet=earlier.text,
+            match_type="contradict",
+            score=round(score, 4),
+        )
+        cards.append(
+            Card(
+                paragraph_id=later.paragraph_id,
+                layer="logic",
+                status=WARNING,
+                confidence=round(score, 4),
+                claim=later.text,
+                keyword=keyword_of(later.text),
+                evidence=(ref,),
+                finding="contradicts_earlier_paragraph",
+                claim_id=later.claim_id,
+                suggested_action=(
+                    f"This contradicts {earlier.paragraph_id} ({why}); make the two "
+                    "agree or say why they differ."
+                ),
+            )
+        )
     return cards

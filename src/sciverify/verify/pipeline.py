@@ -21,7 +21,8 @@ from sciverify.verify import cards as cardmod
 from sciverify.verify.claims import Claim, extract_claims
 from sciverify.verify.classify import paragraph_type
 from sciverify.verify.consistency import consistency_cards
-from sciverify.verify.evidence import ClaimCheck, build_query, gather, judge, model_weight
+from sciverify.verify.decision import judge, model_spans
+from sciverify.verify.evidence import ClaimCheck, build_query, gather, model_weight
 from sciverify.verify.language import SUPPORTED, guess_language
 from sciverify.verify.logic import claim_pairs, contradictions, evidence_logic
 from sciverify.verify.segment import Segment, segment
@@ -40,24 +41,34 @@ class Prepared:
     skipped: dict[str, int] = field(default_factory=dict)
     languages: dict[str, str | None] = field(default_factory=dict)
     fast_path: int = 0
+    entail_pairs: int = 0
+    model_calls: int = 0
     model_weight: float = 0.0
     warnings: list[str] = field(default_factory=list)
     citation_summary: dict[str, Any] = field(default_factory=dict)
 
 
-def prepare(text: str, cfg: VerifySettings, embedder: Any, source: str,
-            seconds: dict[str, float]) -> Prepared:
+def prepare(
+    text: str, cfg: VerifySettings, embedder: Any, source: str, seconds: dict[str, float]
+) -> Prepared:
     t = time.perf_counter()
 
     def embed(texts: list[str]) -> list[list[float]]:
         return [list(map(float, v)) for v in embedder.encode_queries(texts)]
 
-    seg = segment(text, max_tokens=cfg.max_paragraph_tokens,
-                  topic_floor=cfg.topic_split_similarity,
-                  min_sentences=cfg.topic_split_min_sentences, embed=embed)
+    seg = segment(
+        text,
+        max_tokens=cfg.max_paragraph_tokens,
+        topic_floor=cfg.topic_split_similarity,
+        min_sentences=cfg.topic_split_min_sentences,
+        embed=embed,
+    )
     if not seg.paragraphs:
-        raise InputError("the draft is empty: it has headings or references but no paragraphs",
-                         path=source, hint="give a draft with at least one paragraph of text")
+        raise InputError(
+            "the draft is empty: it has headings or references but no paragraphs",
+            path=source,
+            hint="give a draft with at least one paragraph of text",
+        )
     state = Prepared(text, source, list(seg.paragraphs), [r for r, _ in seg.references])
     state.languages = {p.paragraph_id: guess_language(p.text) for p in seg.paragraphs}
     known = [lang for lang in state.languages.values() if lang]
@@ -66,8 +77,10 @@ def prepare(text: str, cfg: VerifySettings, embedder: Any, source: str,
         other = max(set(known) - {"English"}, key=known.count)
         raise InputError(
             f"the draft is mostly not in English ({len(known) - english} of {len(known)} "
-            f"paragraphs read as {other})", path=source,
-            hint=f"the models support {', '.join(SUPPORTED)} only; verify an English version")
+            f"paragraphs read as {other})",
+            path=source,
+            hint=f"the models support {', '.join(SUPPORTED)} only; verify an English version",
+        )
     seconds["segment"] = time.perf_counter() - t
     t = time.perf_counter()
     for p in seg.paragraphs:
@@ -103,25 +116,49 @@ def _not_english_cards(state: Prepared) -> list[Card]:
     for p in state.paragraphs:
         lang = state.languages[p.paragraph_id]
         if lang and lang != "English":
-            cards.append(Card(
-                paragraph_id=p.paragraph_id, layer="fact", status=str(Status.unverifiable),
-                confidence=1.0, claim="", keyword=lang, finding="not_english",
-                suggested_action=(f"This paragraph reads as {lang}; the models support "
-                                  f"{', '.join(SUPPORTED)} only, so it was not checked.")))
+            cards.append(
+                Card(
+                    paragraph_id=p.paragraph_id,
+                    layer="fact",
+                    status=str(Status.unverifiable),
+                    confidence=1.0,
+                    claim="",
+                    keyword=lang,
+                    finding="not_english",
+                    suggested_action=(
+                        f"This paragraph reads as {lang}; the models support "
+                        f"{', '.join(SUPPORTED)} only, so it was not checked."
+                    ),
+                )
+            )
     return cards
 
 
-def run(state: Prepared, *, store: Any, settings: Any, cfg: VerifySettings, bib: Any,
-        entailer: Any, progress: Progress, seconds: dict[str, float]) -> list[ParagraphResult]:
+def run(
+    state: Prepared,
+    *,
+    store: Any,
+    settings: Any,
+    cfg: VerifySettings,
+    bib: Any,
+    entailer: Any,
+    progress: Progress,
+    seconds: dict[str, float],
+) -> list[ParagraphResult]:
     from sciverify.verify.citations import Resolver
 
     resolver = Resolver(store, bib=bib, references=state.references)
     weight = state.model_weight = model_weight(cfg, entailer)
     checks = _to_check(state)
-    logic_claims = [c for p in state.paragraphs if "logic" in state.layers[p.paragraph_id]
-                    for c in state.claims[p.paragraph_id]]
-    all_pairs = claim_pairs(logic_claims, min_overlap=cfg.contradiction_overlap,
-                            per_claim=cfg.max_claim_pairs)
+    logic_claims = [
+        c
+        for p in state.paragraphs
+        if "logic" in state.layers[p.paragraph_id]
+        for c in state.claims[p.paragraph_id]
+    ]
+    all_pairs = claim_pairs(
+        logic_claims, min_overlap=cfg.contradiction_overlap, per_claim=cfg.max_claim_pairs
+    )
     seconds["retrieve"] = seconds["entail"] = 0.0
     progress.start(len(checks), "verify")
     pair_probs = []
@@ -132,19 +169,31 @@ def run(state: Prepared, *, store: Any, settings: Any, cfg: VerifySettings, bib:
         seconds["retrieve"] += time.perf_counter() - t
         t = time.perf_counter()
         extra = all_pairs if n == len(batches or [[]]) - 1 else []
-        pair_probs = judge(batch, [(a.text, b.text) for a, b in extra], entailer=entailer,
-                           cfg=cfg, weight=weight)
+        pair_probs = judge(
+            batch, [(a.text, b.text) for a, b in extra], entailer=entailer, cfg=cfg, weight=weight
+        )
+        state.entail_pairs += sum(len(model_spans(c, cfg)) for c in batch) + len(extra)
+        state.model_calls += 1
         seconds["entail"] += time.perf_counter() - t
         progress.advance(len(batch))
     progress.done()
     t = time.perf_counter()
     cards: list[Card] = [cardmod.fact_card(c) for c in checks] + _not_english_cards(state)
     logic_ids = {c.claim_id for c in logic_claims}
-    cards += evidence_logic([c for c in checks if c.claim.claim_id in logic_ids],
-                            fact_findings={c.claim.claim_id: c.finding for c in checks})
-    cards += contradictions(all_pairs, pair_probs, weight=weight,
-                            threshold=cfg.thresholds.contradict_min, draft=state.source)
-    routed = {p.paragraph_id for p in state.paragraphs if "consistency" in state.layers[p.paragraph_id]}
+    cards += evidence_logic(
+        [c for c in checks if c.claim.claim_id in logic_ids],
+        fact_findings={c.claim.claim_id: c.finding for c in checks},
+    )
+    cards += contradictions(
+        all_pairs,
+        pair_probs,
+        weight=weight,
+        threshold=cfg.thresholds.contradict_min,
+        draft=state.source,
+    )
+    routed = {
+        p.paragraph_id for p in state.paragraphs if "consistency" in state.layers[p.paragraph_id]
+    }
     cards += consistency_cards(state.paragraphs, routed)
     cards += cardmod.lineage_cards(checks)
     seconds["layers"] = time.perf_counter() - t
@@ -154,8 +203,11 @@ def run(state: Prepared, *, store: Any, settings: Any, cfg: VerifySettings, bib:
 
 def _citations(checks: list[ClaimCheck]) -> dict[str, Any]:
     sources = {(s.key, s.label): bool(s.paper_ids) for c in checks for s in c.sources}
-    return {"cited": len(sources), "resolved": sum(sources.values()),
-            "missing": sorted(label for (_k, label), ok in sources.items() if not ok)}
+    return {
+        "cited": len(sources),
+        "resolved": sum(sources.values()),
+        "missing": sorted(label for (_k, label), ok in sources.items() if not ok),
+    }
 
 
 _ORDER = {"fact": 0, "logic": 1, "consistency": 2, "lineage": 3}
@@ -168,11 +220,24 @@ def _assemble(state: Prepared, cards: list[Card], cfg: VerifySettings) -> list[P
     out = []
     for p in state.paragraphs:
         pid = p.paragraph_id
-        mine = sorted(by_paragraph.get(pid, []),
-                      key=lambda c: (_ORDER.get(c.layer, 9), c.claim_id or "", c.finding or ""))
+        mine = sorted(
+            by_paragraph.get(pid, []),
+            key=lambda c: (_ORDER.get(c.layer, 9), c.claim_id or "", c.finding or ""),
+        )
         risk, score = cardmod.paragraph_risk(mine, unverifiable_yellow=cfg.risk_unverifiable_yellow)
-        out.append(ParagraphResult(
-            paragraph_id=pid, section=p.section, type=state.types[pid], risk=risk,
-            risk_score=score, span=p.span, text=p.text, cards=tuple(mine),
-            layers=state.layers[pid], claims=len(state.claims[pid]), skipped=state.skipped[pid]))
+        out.append(
+            ParagraphResult(
+                paragraph_id=pid,
+                section=p.section,
+                type=state.types[pid],
+                risk=risk,
+                risk_score=score,
+                span=p.span,
+                text=p.text,
+                cards=tuple(mine),
+                layers=state.layers[pid],
+                claims=len(state.claims[pid]),
+                skipped=state.skipped[pid],
+            )
+        )
     return out

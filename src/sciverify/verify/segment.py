@@ -103,8 +103,18 @@ def _heading_kind(heading: str) -> str | None:
 _EXTRA_HEADING_KINDS: tuple[tuple[tuple[str, ...], str], ...] = (
     (("limitation", "future work", "future research", "outlook", "open question"), "limitations"),
     (("finding", "evaluation", "experiment result", "outcome"), "results"),
-    (("method", "material", "experimental setup", "data collection", "study design",
-      "protocol", "procedure"), "methods"),
+    (
+        (
+            "method",
+            "material",
+            "experimental setup",
+            "data collection",
+            "study design",
+            "protocol",
+            "procedure",
+        ),
+        "methods",
+    ),
     (("background", "overview", "motivation", "prior work", "literature review"), "introduction"),
     (("conclusion", "summary", "implication"), "conclusion"),
 )
@@ -126,8 +136,9 @@ def _plain_heading(line: str) -> int | None:
     return None
 
 
-def _blocks(text: str) -> tuple[list[_Block], list[tuple[str, tuple[int, int]]],
-                                 list[tuple[str, tuple[int, int]]]]:
+def _blocks(
+    text: str,
+) -> tuple[list[_Block], list[tuple[str, tuple[int, int]]], list[tuple[str, tuple[int, int]]]]:
     """Top-level blocks in order; reference-list entries; headings with their spans."""
     from markdown_it import MarkdownIt
 
@@ -157,8 +168,13 @@ def _blocks(text: str) -> tuple[list[_Block], list[tuple[str, tuple[int, int]]],
         kind = next((k for _, h in reversed(stack) if (k := _heading_kind(h))), None)
         return name, kind
 
-    kinds = {"paragraph_open": "text", "bullet_list_open": "list", "ordered_list_open": "list",
-             "table_open": "table", "blockquote_open": "quote"}
+    kinds = {
+        "paragraph_open": "text",
+        "bullet_list_open": "list",
+        "ordered_list_open": "list",
+        "table_open": "table",
+        "blockquote_open": "quote",
+    }
     for i, tok in enumerate(tokens):
         if tok.level != 0 or tok.map is None:
             continue
@@ -186,8 +202,9 @@ def _blocks(text: str) -> tuple[list[_Block], list[tuple[str, tuple[int, int]]],
 _ENTRY_START = re.compile(r"^\s*(?:\[\d{1,4}\]|\d{1,4}[.)]\s)", re.MULTILINE)
 
 
-def _reference_entries(text: str, tokens: Sequence[object], i: int, start: int, end: int,
-                       offset: Callable[[int], int]) -> list[tuple[str, tuple[int, int]]]:
+def _reference_entries(
+    text: str, tokens: Sequence[object], i: int, start: int, end: int, offset: Callable[[int], int]
+) -> list[tuple[str, tuple[int, int]]]:
     """One entry per list item, or per "[n] ..." / "n. ..." line start inside a paragraph."""
     tok = tokens[i]
     out: list[tuple[str, tuple[int, int]]] = []
@@ -225,10 +242,15 @@ def _merge(text: str, blocks: list[_Block]) -> list[_Block]:
         body = text[block.start : block.end]
         prev = out[-1] if out else None
         same_section = prev is not None and prev.section == block.section
-        if prev is not None and same_section and prev.kind in ("text", "list") and (
-            (block.kind == "list" and text[prev.start : prev.end].rstrip().endswith(":"))
-            or (block.kind == "text" and body[:1].islower())
-            or (prev.kind == "text" and _is_fragment(text[prev.start : prev.end]))
+        if (
+            prev is not None
+            and same_section
+            and prev.kind in ("text", "list")
+            and (
+                (block.kind == "list" and text[prev.start : prev.end].rstrip().endswith(":"))
+                or (block.kind == "text" and body[:1].islower())
+                or (prev.kind == "text" and _is_fragment(text[prev.start : prev.end]))
+            )
         ):
             prev.end = block.end
             prev.kind = "list" if "list" in (prev.kind, block.kind) else "text"
@@ -280,8 +302,14 @@ def _topic_cuts(sims: list[float], floor: float) -> set[int]:
 Embed = Callable[[list[str]], list[list[float]]]
 
 
-def segment(text: str, *, max_tokens: int = 320, topic_floor: float = 0.12,
-            min_sentences: int = 4, embed: Embed | None = None) -> Segmentation:
+def segment(
+    text: str,
+    *,
+    max_tokens: int = 320,
+    topic_floor: float = 0.12,
+    min_sentences: int = 4,
+    embed: Embed | None = None,
+) -> Segmentation:
     """The draft's paragraphs, in order, with ids p_001, p_002, ... and exact spans.
 
     Args:
@@ -296,9 +324,14 @@ def segment(text: str, *, max_tokens: int = 320, topic_floor: float = 0.12,
     plan: list[tuple[_Block, list[tuple[int, int]]]] = []
     to_embed: list[str] = []
     for block in blocks:
-        spans = ([(block.start, block.end)] if block.kind == "table" else
-                 [(block.start + s, block.start + e)
-                  for s, e in split_sentences(text[block.start : block.end])])
+        spans = (
+            [(block.start, block.end)]
+            if block.kind == "table"
+            else [
+                (block.start + s, block.start + e)
+                for s, e in split_sentences(text[block.start : block.end])
+            ]
+        )
         plan.append((block, spans))
         if embed is not None and block.kind != "table" and len(spans) >= min_sentences:
             to_embed.extend(_sentence_texts(text, spans))
@@ -308,20 +341,26 @@ def segment(text: str, *, max_tokens: int = 320, topic_floor: float = 0.12,
         groups = [list(range(len(spans)))]
         if embed is not None and block.kind != "table" and len(spans) >= min_sentences:
             vecs = [next(vectors) for _ in spans]
-            sims = [float(sum(a * b for a, b in zip(vecs[i], vecs[i + 1], strict=True)))
-                    for i in range(len(vecs) - 1)]
+            sims = [
+                float(sum(a * b for a, b in zip(vecs[i], vecs[i + 1], strict=True)))
+                for i in range(len(vecs) - 1)
+            ]
             cuts = sorted(_topic_cuts(sims, topic_floor))
             bounds = [0, *cuts, len(spans)]
             groups = [list(range(a, b)) for a, b in itertools.pairwise(bounds)]
         final: list[list[int]] = []
         for group in groups:
             sub = [spans[i] for i in group]
-            final.extend([[group[j] for j in g] for g in _pieces_by_budget(text, sub, max_tokens)
-                          if g])
+            final.extend(
+                [[group[j] for j in g] for g in _pieces_by_budget(text, sub, max_tokens) if g]
+            )
         for group in final:
             start, end = spans[group[0]][0], spans[group[-1]][1]
-            paragraphs.append(Segment("", (start, end), text[start:end], block.section,
-                                      block.section_kind, block.kind))
+            paragraphs.append(
+                Segment(
+                    "", (start, end), text[start:end], block.section, block.section_kind, block.kind
+                )
+            )
     paragraphs = _mark_tables(paragraphs)
     numbered = tuple(replace(p, paragraph_id=f"p_{i:03d}") for i, p in enumerate(paragraphs, 1))
     return Segmentation(numbered, tuple(refs), tuple(headings))
@@ -331,8 +370,12 @@ def _mark_tables(paragraphs: list[Segment]) -> list[Segment]:
     """Paragraphs that read numbers from a table: they name one, or sit right next to one."""
     out = []
     for i, p in enumerate(paragraphs):
-        near = any(0 <= j < len(paragraphs) and paragraphs[j].kind == "table"
-                   and paragraphs[j].section == p.section for j in (i - 1, i + 1))
+        near = any(
+            0 <= j < len(paragraphs)
+            and paragraphs[j].kind == "table"
+            and paragraphs[j].section == p.section
+            for j in (i - 1, i + 1)
+        )
         reads = p.kind != "table" and (near or bool(_TABLE_MENTION.search(p.text)))
         out.append(replace(p, reads_table=reads))
     return out

@@ -1,0 +1,306 @@
+"""From candidate evidence spans to a claim's status: blending, `entail.decide`, attribution.
+
+The model's probabilities are blended with the lexical estimate of `evidence.relevance`; only
+the spans whose probabilities can change the outcome go to the model, all claims of a batch in
+one `predict` call. `entail.decide` then judges the spans within `decide_margin` of the best
+one. On top of it: the papers the claim cites decide first, and evidence that only another
+paper holds is a `citation_mismatch`; a direction conflict alone yields to a supporting
+sentence; a spread (SD, SE, ±) the source never reports is invented, not contradicted; a dropped
+"of people" is no dropped condition; a sentence about the same thing with a check's gap is
+partial support; an introduction or related-work passage alone never backs a number.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import replace
+from typing import Any
+
+from sciverify.entail.decide import decide
+from sciverify.records import Decision, EntailProbs, Status
+from sciverify.verify.evidence import ClaimCheck, Span, blend, lexical_probs
+from sciverify.verify.settings import VerifySettings
+
+# ---------------------------------------------------------------------------- decision
+
+_CHECK_FINDINGS = {
+    ("number", "contradict"): "number_mismatch",
+    ("number", "partial"): "unreported_number",
+    ("negation", "contradict"): "reversed_finding",
+    ("comparative", "contradict"): "reversed_direction",
+    ("condition", "partial"): "dropped_condition",
+    ("condition", "contradict"): "changed_condition",
+    ("hedge", "partial"): "strengthened_hedge",
+    ("entity", "contradict"): "entity_mismatch",
+    ("entity", "partial"): "missing_entity",
+}
+
+
+def _finding_of(decision: Decision, cfg: VerifySettings) -> str | None:
+    th = cfg.thresholds
+    if decision.status == Status.contradicted:
+        wanted = ("contradict",)
+        checks = th.override_checks
+    elif decision.status == Status.partially_supported:
+        wanted = ("partial",)
+        checks = th.partial_checks
+    else:
+        return None
+    for f in decision.findings:
+        if f.effect in wanted and f.check in checks:
+            return _CHECK_FINDINGS.get((f.check, f.effect))
+    if decision.status == Status.partially_supported:
+        return "related_not_entailed"
+    return "model_contradiction"
+
+
+def _decide(
+    claim: str, spans: list[Span], probs: list[EntailProbs], cfg: VerifySettings
+) -> tuple[Decision, Span | None]:
+    """`entail.decide` over the spans within `decide_margin` of the most relevant one."""
+    if not spans:
+        return decide(claim, [], thresholds=cfg.thresholds), None
+    top = max(s.relevance for s in spans)
+    keep = [i for i, s in enumerate(spans) if s.relevance >= top - cfg.decide_margin]
+    decision = decide(
+        claim,
+        [(spans[i].text, probs[i], spans[i].relevance) for i in keep],
+        thresholds=cfg.thresholds,
+    )
+    span = spans[keep[decision.evidence_index]] if decision.evidence_index is not None else None
+    if (
+        decision.status == Status.contradicted
+        and span is not None
+        and probs[spans.index(span)].contradiction < cfg.thresholds.contradict_min
+    ):
+        # A check's conflict on one sentence against a sentence that supports the claim
+        # without any conflict: the more relevant sentence decides. A direction conflict alone
+        # is weaker (the check reads "fewer with familiars than with strangers" as the reverse
+        # of "more with strangers"), so any relevant supporting sentence outweighs it.
+        checks = {f.check for f in decision.findings if f.effect == "contradict"}
+        direction_only = checks <= {"comparative"}
+        pool = range(len(spans)) if direction_only else keep
+        for i in pool:
+            if (
+                spans[i] is span
+                or spans[i].relevance < cfg.thresholds.min_relevance
+                or (spans[i].relevance <= span.relevance and not direction_only)
+            ):
+                continue
+            alone = decide(
+                claim, [(spans[i].text, probs[i], spans[i].relevance)], thresholds=cfg.thresholds
+            )
+            if alone.status == Status.supported:
+                return replace(alone, evidence_index=0), spans[i]
+    return decision, span
+
+
+_STRONG = (Status.supported, Status.contradicted)
+_BACKGROUND_SECTIONS = frozenset({"introduction", "related_work"})
+_HUMAN = re.compile(
+    r"^(?:in|of|from|using|among|for)\s+(?:[\w-]+\s+){0,2}?"
+    r"(?:humans?|people|persons?|individuals)$",
+    re.IGNORECASE,
+)
+
+
+def _human_only(f: Any) -> bool:
+    """A dropped "of people" / "in humans": not a restriction a claim about people drops."""
+    return f.check == "condition" and bool(_HUMAN.match(f.evidence_text.strip()))
+
+
+_DISPERSION = re.compile(
+    r"(?:\b(?:SDs?|SEM?|IQR)\b|standard (?:deviation|error)|interquartile range|±|\+/-)"
+    r"\s*(?:of|was|were|=|:)?\s*[-−]?\d[\d.,]*",
+    re.IGNORECASE,
+)
+
+
+def _invented_dispersion(claim: str, evidence: str, decision: Decision) -> bool:
+    """The only conflicts are numbers of a spread (SD, SE, ±) that the evidence never gives.
+
+    The number check reads "10.05 mg/l (SD 3.2 mg/l)" against "10.05 mg/l" as a second value
+    for the same quantity; a spread the source does not report is invented, not contradicted.
+    """
+    if _DISPERSION.search(evidence):
+        return False
+    spans = [m.span() for m in _DISPERSION.finditer(claim)]
+    conflicts = [f for f in decision.findings if f.effect == "contradict"]
+    return (
+        bool(spans)
+        and bool(conflicts)
+        and all(
+            f.check == "number"
+            and f.claim_span is not None
+            and any(a <= f.claim_span[0] < b for a, b in spans)
+            for f in conflicts
+        )
+    )
+
+
+def conclude(check: ClaimCheck, cfg: VerifySettings) -> None:
+    """The claim's status from its blended probabilities: cited papers first, then the corpus."""
+    claim = check.claim.text
+    cited_idx = [i for i, s in enumerate(check.spans) if s.cited]
+    d_all, s_all = _decide(claim, check.spans, check.probs, cfg)
+    d_cited, s_cited = _decide(
+        claim, [check.spans[i] for i in cited_idx], [check.probs[i] for i in cited_idx], cfg
+    )
+    entailed_cited = (
+        d_cited.status == Status.partially_supported
+        and d_cited.probs is not None
+        and d_cited.probs.entailment >= cfg.thresholds.entail_min
+    )
+    check.related = [s for s in check.spans[:3]]
+    entailed_all = d_all.probs is not None and d_all.probs.entailment >= cfg.thresholds.entail_min
+    elsewhere = (
+        d_all.status in (Status.supported, Status.partially_supported)
+        and entailed_all
+        and s_all is not None
+        and not s_all.cited
+        and bool(check.sources)
+        and not check.missing
+    )
+    clearly_better = (
+        elsewhere
+        and s_all is not None
+        and (s_cited is None or s_all.relevance >= s_cited.relevance + cfg.decide_margin)
+    )
+    if check.cited_papers and (
+        d_cited.status in _STRONG or (entailed_cited and not clearly_better)
+    ):
+        check.decision, check.deciding = d_cited, s_cited
+    elif check.cited_papers and elsewhere:
+        check.decision, check.deciding = d_all, s_all
+        check.status, check.finding = Status.partially_supported, "citation_mismatch"
+        check.note = "the evidence is in another paper than the one cited"
+        return
+    elif check.missing and not check.cited_papers and d_all.status != Status.contradicted:
+        check.decision, check.deciding = d_all, s_all
+        check.status, check.finding = Status.unverifiable, "cited_paper_missing"
+        return
+    else:
+        check.decision, check.deciding = d_all, s_all
+    decision = check.decision
+    if (
+        decision.status == Status.partially_supported
+        and decision.probs is not None
+        and decision.probs.entailment >= cfg.thresholds.entail_min
+        and decision.findings
+        and all(
+            _human_only(f)
+            for f in decision.findings
+            if f.effect == "partial" and f.check in cfg.thresholds.partial_checks
+        )
+    ):
+        decision = check.decision = replace(
+            decision,
+            status=Status.supported,
+            reason=decision.reason + "; a human population "
+            "is what a biomedical claim means by default",
+        )
+    check.status = decision.status
+    check.finding = _finding_of(decision, cfg)
+    if (
+        check.status == Status.contradicted
+        and check.deciding is not None
+        and _invented_dispersion(claim, check.deciding.text, decision)
+    ):
+        check.status, check.finding = Status.partially_supported, "unreported_number"
+        check.note = "the source reports no such spread (SD, SE, ±) for this value"
+    if (
+        check.status == Status.unverifiable
+        and check.spans
+        and check.spans[0].relevance >= cfg.related_relevance
+    ):
+        from sciverify.entail.checks import run_checks
+
+        top = check.spans[0]
+        gaps = [
+            f
+            for f in run_checks(claim, top.text)
+            if f.effect == "partial"
+            and f.check in cfg.thresholds.partial_checks
+            and not _human_only(f)
+        ]
+        if gaps:
+            # The sentence is about the same thing and a check says what differs: "a mean
+            # reported but a standard deviation invented" (DESIGN.md 2.5) is partial support.
+            check.decision = replace(
+                decision,
+                status=Status.partially_supported,
+                findings=tuple(gaps),
+                evidence_index=0,
+                confidence=round(top.relevance, 4),
+                reason=f"related evidence; {gaps[0].check} check: {gaps[0].message}",
+            )
+            check.status, check.deciding = Status.partially_supported, top
+            check.finding = _CHECK_FINDINGS.get((gaps[0].check, "partial"), "related_not_entailed")
+            return
+    if check.status == Status.unverifiable:
+        check.finding = "no_evidence"
+        check.deciding = None
+    elif (
+        check.status == Status.supported
+        and check.deciding is not None
+        and check.deciding.section_kind in _BACKGROUND_SECTIONS
+        and check.claim.numbers
+    ):
+        # DESIGN.md 2.4: background text may explain a result, never back one on its own.
+        check.status, check.finding = Status.partially_supported, "background_only"
+        check.note = "only an introduction or related-work passage states this result"
+
+
+def model_spans(check: ClaimCheck, cfg: VerifySettings) -> list[int]:
+    """The spans whose model probabilities can change the decision: those within the margin
+    of the best span, and of the best cited span. The others are shown as related only."""
+    out: set[int] = set()
+    for pool in (
+        [i for i, _ in enumerate(check.spans)],
+        [i for i, s in enumerate(check.spans) if s.cited],
+    ):
+        if pool:
+            top = max(check.spans[i].relevance for i in pool)
+            out |= {i for i in pool if check.spans[i].relevance >= top - cfg.decide_margin}
+    return sorted(out)
+
+
+_NEUTRAL = EntailProbs(0.0, 1.0, 0.0)
+
+
+def judge(
+    checks: Sequence[ClaimCheck],
+    extra: Sequence[tuple[str, str]],
+    *,
+    entailer: Any,
+    cfg: VerifySettings,
+    weight: float,
+) -> list[EntailProbs]:
+    """One model call for the (span, claim) pairs that matter and the `extra` pairs; decides
+    each claim. Returns the model's own probabilities of the extra pairs, in order.
+    """
+    chosen = [model_spans(c, cfg) for c in checks]
+    pairs = [
+        (c.spans[i].text, c.claim.text) for c, idx in zip(checks, chosen, strict=True) for i in idx
+    ]
+    pairs += list(extra)
+    raw = entailer.predict(pairs) if pairs else []
+    it = iter(raw)
+    th = cfg.thresholds
+    for check, idx in zip(checks, chosen, strict=True):
+        model = dict(zip(idx, (next(it) for _ in idx), strict=True))
+        check.probs = []
+        for i, s in enumerate(check.spans):
+            w = weight if i in model else 0.0
+            check.probs.append(
+                blend(
+                    model.get(i, _NEUTRAL),
+                    lexical_probs(s.relevance, th),
+                    w,
+                    contradiction_weight=cfg.contradiction_weight if w else 0.0,
+                    lexical_entails=s.relevance >= cfg.lexical_entail_min,
+                )
+            )
+        conclude(check, cfg)
+    return [next(it) for _ in extra]
