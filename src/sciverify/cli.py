@@ -561,29 +561,22 @@ class ReportKind(StrEnum):
 
 def _read_draft(draft: str) -> tuple[str, str]:
     """(text, source name) of a draft file or stdin; binary and unreadable input are errors."""
+    from sciverify.verify import decode_draft
+
     if draft == "-":
         if sys.stdin is None or sys.stdin.isatty():
             raise UsageError("'-' reads the draft from stdin, but stdin is a terminal",
                              hint="pipe a draft in: sciverify verify - < draft.md")
         data = sys.stdin.buffer.read() if hasattr(sys.stdin, "buffer") else sys.stdin.read().encode()
-        name = "-"
-    else:
-        path = Path(draft)
-        if not path.is_file():
-            raise InputError("no such draft file", path=path, hint="check the path, or use - for stdin")
-        try:
-            data = path.read_bytes()
-        except OSError as exc:
-            raise InputError(f"cannot read the draft: {exc.strerror}", path=path) from exc
-        name = str(path)
-    if b"\x00" in data[:65536]:
-        raise InputError("this is a binary file, not a draft", path=name,
-                         hint="give a Markdown or plain-text file")
+        return decode_draft(data, source="-"), "-"
+    path = Path(draft)
+    if not path.is_file():
+        raise InputError("no such draft file", path=path, hint="check the path, or use - for stdin")
     try:
-        return data.decode("utf-8"), name
-    except UnicodeDecodeError as exc:
-        raise InputError(f"the draft is not UTF-8 text (byte {exc.start})", path=name,
-                         hint="save it as UTF-8") from exc
+        data = path.read_bytes()
+    except OSError as exc:
+        raise InputError(f"cannot read the draft: {exc.strerror}", path=path) from exc
+    return decode_draft(data, source=str(path)), str(path)
 
 
 @command(help="Verify a draft (Markdown or text, a file or - for stdin) against the corpus, "

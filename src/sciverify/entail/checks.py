@@ -85,6 +85,20 @@ def _enough(shared: set[str], scope: set[str]) -> bool:
     return len(shared - {"significant"}) >= 1 and len(shared) >= 2
 
 
+def _negated_shared(
+    negated: list[tuple[tuple[int, int], set[str], list[lx.Word]]], other: str
+) -> tuple[tuple[int, int], tuple[int, int]] | None:
+    """The first negation scope whose content `other` asserts: (scope span, span in `other`)."""
+    words = lx.words(other)
+    stems_of_other = lx.content_stems(words)
+    for span, stems, _ in negated:
+        shared = stems & stems_of_other
+        if _enough(shared, stems):
+            hits = [w for w in words if w.stem in shared]
+            return span, (min(w.start for w in hits), max(w.end for w in hits))
+    return None
+
+
 def check_negation(claim: str, evidence: str) -> list[Finding]:
     """A polarity mismatch on the content the claim and the evidence share."""
     if lx.overlap(claim, evidence) < lx.RELATED_OVERLAP:
@@ -93,45 +107,18 @@ def check_negation(claim: str, evidence: str) -> list[Finding]:
     if bool(c_neg) == bool(e_neg):
         return []
     if e_neg:  # the evidence negates what the claim asserts
-        claim_words = lx.words(claim)
-        c_stems = lx.content_stems(claim_words)
-        for span, stems, _ in e_neg:
-            shared = stems & c_stems
-            if _enough(shared, stems):
-                hits = [w for w in claim_words if w.stem in shared]
-                c_span = (min(w.start for w in hits), max(w.end for w in hits))
-                return [
-                    lx.finding(
-                        "negation",
-                        "contradict",
-                        "the evidence negates what the claim "
-                        f"asserts: {evidence[span[0] : span[1]]!r}",
-                        claim,
-                        evidence,
-                        c_span,
-                        span,
-                    )
-                ]
-        return []
-    e_words = lx.words(evidence)
-    e_stems = lx.content_stems(e_words)
-    for span, stems, _ in c_neg:
-        shared = stems & e_stems
-        if _enough(shared, stems):
-            hits = [w for w in e_words if w.stem in shared]
-            e_span = (min(w.start for w in hits), max(w.end for w in hits))
-            return [
-                lx.finding(
-                    "negation",
-                    "contradict",
-                    f"the claim negates {claim[span[0] : span[1]]!r}, the evidence asserts it",
-                    claim,
-                    evidence,
-                    span,
-                    e_span,
-                )
-            ]
-    return []
+        hit = _negated_shared(e_neg, claim)
+        if hit is None:
+            return []
+        e_span, c_span = hit
+        message = f"the evidence negates what the claim asserts: {evidence[e_span[0] : e_span[1]]!r}"
+    else:
+        hit = _negated_shared(c_neg, evidence)
+        if hit is None:
+            return []
+        c_span, e_span = hit
+        message = f"the claim negates {claim[c_span[0] : c_span[1]]!r}, the evidence asserts it"
+    return [lx.finding("negation", "contradict", message, claim, evidence, c_span, e_span)]
 
 
 # --- hedging strength ----------------------------------------------------------------------

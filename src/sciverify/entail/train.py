@@ -100,32 +100,27 @@ def evaluate(
 
 
 def score(gold: list[str], pred: list[str]) -> dict[str, Any]:
-    confusion = {g: {p: 0 for p in LABELS} for g in LABELS}
-    for g, p in zip(gold, pred, strict=True):
-        confusion[g][p] += 1
-    per_label = {}
-    for name in LABELS:
-        tp = confusion[name][name]
-        n_pred = sum(confusion[g][name] for g in LABELS)
-        n_gold = sum(confusion[name].values())
-        prec = tp / n_pred if n_pred else 0.0
-        rec = tp / n_gold if n_gold else 0.0
-        f1 = 2 * prec * rec / (prec + rec) if prec + rec else 0.0
-        per_label[name] = {
-            "precision": round(prec, 4),
-            "recall": round(rec, 4),
-            "f1": round(f1, 4),
-            "n": n_gold,
+    """The metrics.json shape of `evaluate.score`: rounded, with macro-F1 over the gold labels
+    present (COVID-Fact and RTE have no neutral pairs, and an absent label must not count as 0)."""
+    from sciverify.entail.evaluate import score as eval_score
+
+    report = eval_score(gold, pred, labels=LABELS)
+    per_label = {
+        name: {
+            "precision": round(v["precision"], 4),
+            "recall": round(v["recall"], 4),
+            "f1": round(v["f1"], 4),
+            "n": int(v["support"]),
         }
+        for name, v in report.per_label.items()
+    }
     present = [name for name in LABELS if per_label[name]["n"]]
     return {
-        "n": len(gold),
-        "accuracy": round(
-            sum(g == p for g, p in zip(gold, pred, strict=True)) / max(len(gold), 1), 4
-        ),
+        "n": report.n,
+        "accuracy": round(report.accuracy, 4),
         "macro_f1": round(sum(per_label[n]["f1"] for n in present) / max(len(present), 1), 4),
         "per_label": per_label,
-        "confusion": confusion,  # gold -> predicted -> count
+        "confusion": report.confusion,  # gold -> predicted -> count
     }
 
 
