@@ -1,11 +1,11 @@
 """Ingest speed on real PDFs against two baselines measured on the same files in the same run.
 
-    pip install -e '.[bench]'   # the pymupdf4llm baseline
+    pip install -e '.[bench]'   # names the pymupdf4llm baseline explicitly
     python benchmarks/ingest_speed.py [--pdfs ../shared/corpora/pdfs] [--format json]
 
-The baseline package is kept out of the runtime environment on purpose: with pymupdf4llm (and
-its pymupdf_layout) installed, every `import pymupdf` loads layout models. Install it for this
-benchmark only, in a separate venv if you care about ingest start-up time.
+PyMuPDF 2.0 itself requires pymupdf4llm and pymupdf_layout, so the baseline is normally present
+already; with pymupdf_layout installed, `import pymupdf` also loads its layout models, which
+every ingest worker pays once at start-up.
 
 Prints pages/second for: bare PyMuPDF `page.get_text("dict")` (the floor any structure-aware
 parser pays), `pymupdf4llm.to_markdown` (the closest structure-producing peer), and sciverify
