@@ -95,10 +95,14 @@ PARSERS: dict[str, Callable[[Path, Settings], ParsedDocument]] = {
 
 
 def _parse_job(parser: str, path: str, settings_json: str) -> tuple[str, Any]:
-    """Runs in a worker process: returns ("ok", doc) or ("error", (reason, hint, env))."""
-    settings = Settings.model_validate_json(settings_json)
+    """Runs in a worker process: `_parse_outcome` with settings sent as JSON."""
+    return _parse_outcome(parser, Path(path), Settings.model_validate_json(settings_json))
+
+
+def _parse_outcome(parser: str, path: Path, settings: Settings) -> tuple[str, Any]:
+    """("ok", doc) or ("error", (reason, hint, is_environment_problem)); never raises."""
     try:
-        return "ok", PARSERS[parser](Path(path), settings)
+        return "ok", PARSERS[parser](path, settings)
     except SciverifyError as exc:
         return "error", (exc.message, exc.hint, isinstance(exc, EnvironmentProblem))
     except Exception as exc:  # a parser bug must not end the batch; it is reported per file
@@ -381,16 +385,7 @@ def _ingest_pdfs(sources: list[_Source], store: Store, settings: Settings, repor
 
     if jobs <= 1:
         for src in sources:
-            try:
-                outcome = ("ok", PARSERS[parser](src.path, settings))
-            except EnvironmentProblem:
-                raise
-            except SciverifyError as exc:
-                outcome = ("error", (exc.message, exc.hint, False))
-            except Exception as exc:  # a parser bug is reported per file, the batch goes on
-                outcome = ("error", (f"parser failed: {type(exc).__name__}: {exc}",
-                                     "please report this", False))
-            if not handle(src, outcome):
+            if not handle(src, _parse_outcome(parser, src.path, settings)):
                 return
         return
     payload = settings.model_dump_json()
@@ -427,6 +422,7 @@ def _commit_document(store: Store, report: IngestReport, doc: ParsedDocument, sr
     report.blocks += sum(len(s.blocks) for s in doc.sections)
     report.references += len(doc.references)
     report.paper_ids.append(paper_id)
+    log.info("stored %s as %s (%d pages)", src.path, paper_id, doc.page_count)
     for warning in doc.warnings:
         log.info("%s: %s", src.path, warning)
 
