@@ -160,6 +160,37 @@ def load_scifact(root: Path) -> list[NLIPair]:
     )
 
 
+_FLIP = {Label.entailment: Label.contradiction, Label.contradiction: Label.entailment}
+
+
+def scifact_flips(pairs: Iterable[NLIPair]) -> list[NLIPair]:
+    """SciFact claims with their polarity reversed, read against the same rationale.
+
+    SciFact's refuted claims were written by negating supported ones, so a negation or a
+    reversed direction word flips the gold label both ways: supported -> contradicted and
+    contradicted -> supported. This doubles the in-domain signal for the hardest distinction,
+    support against contradiction, with the annotators' own rationales.
+    """
+    out = []
+    for p in pairs:
+        if p.label not in _FLIP:
+            continue
+        edited = pt.perturb_negation(p.hypothesis) or pt.perturb_direction(p.hypothesis)
+        # A sentence-initial participle read as a verb ("Reduced X is ..." -> "Did not reduce
+        # X is ...") gives an ungrammatical claim: skip those.
+        if edited and edited != p.hypothesis and not re.match(r"(?:Did|Does|Do) not ", edited):
+            out.append(
+                NLIPair(
+                    p.premise, edited, _FLIP[p.label], "scifact-flip", p.split, p.pair_id + ":flip"
+                )
+            )
+    return out
+
+
+def load_scifact_flips(root: Path) -> list[NLIPair]:
+    return scifact_flips(load_scifact(root))
+
+
 # --- HealthVer, COVID-Fact, SICK, RTE --------------------------------------------------
 
 _HEALTHVER = {
@@ -429,6 +460,7 @@ def load_perturbations(root: Path, *, per_kind_cap: int = 900) -> list[NLIPair]:
 
 SOURCES: dict[str, Callable[[Path], list[NLIPair]]] = {
     "scifact": load_scifact,
+    "scifact-flip": load_scifact_flips,
     "healthver": lambda root: read_healthver(root / "healthver" / "healthver_dev.csv"),
     "covidfact": load_covidfact,
     "sick": lambda root: read_sick(root / "sick" / "SICK_train.txt"),

@@ -42,11 +42,7 @@ def parse_answer(content: str) -> EntailProbs:
     nothing else is: extra keys, a label outside the three, a non-numeric or out-of-range
     confidence and a missing reason are all rejected.
     """
-    text = content.strip()
-    if text.startswith("```") and text.endswith("```") and len(text) >= 6:
-        text = text[3:-3].strip()
-        if text.lower().startswith("json"):
-            text = text[4:].strip()
+    text = strip_fence(content)
     try:
         data = json.loads(text)
     except json.JSONDecodeError:
@@ -104,37 +100,68 @@ class LlmEntailer:
         return [self.judge(evidence, claim) for evidence, claim in pairs]
 
     def judge(self, evidence: str, claim: str) -> EntailProbs:
-        body = {
-            "model": self.model,
-            "temperature": 0,
-            "messages": [
-                {"role": "system", "content": SYSTEM_PROMPT},
-                {"role": "user", "content": f"Evidence: {evidence}\n\nClaim: {claim}"},
-            ],
-        }
-        request = urllib.request.Request(
-            self.url,
-            data=json.dumps(body).encode("utf-8"),
-            headers={"Content-Type": "application/json"},
-            method="POST",
-        )
+        messages = [
+            {"role": "system", "content": SYSTEM_PROMPT},
+            {"role": "user", "content": f"Evidence: {evidence}\n\nClaim: {claim}"},
+        ]
         try:
-            with urllib.request.urlopen(request, timeout=self.timeout) as response:
-                payload = response.read().decode("utf-8", errors="replace")
-        except urllib.error.HTTPError as exc:
-            return failed(f"the language model endpoint answered HTTP {exc.code} ({self.url})")
-        except TimeoutError:
-            return failed(f"the language model endpoint timed out after {self.timeout:g} s")
-        except urllib.error.URLError as exc:
-            if isinstance(exc.reason, TimeoutError):
-                return failed(f"the language model endpoint timed out after {self.timeout:g} s")
-            return failed(f"the language model endpoint is unreachable: {exc.reason} ({self.url})")
-        except (OSError, http.client.HTTPException) as exc:
-            return failed(f"the language model request failed: {exc} ({self.url})")
-        content = _message_content(payload)
-        if content is None:
-            return failed(f"the endpoint's reply is not a chat completion: {_clip(payload)!r}")
+            content = chat(self.url, self.model, messages, timeout=self.timeout)
+        except LlmFailure as exc:
+            return failed(str(exc))
         return parse_answer(content)
+
+
+class LlmFailure(Exception):
+    """The endpoint gave no usable chat completion; the message says why, naming the URL."""
+
+
+def chat(url: str, model: str, messages: list[dict[str, str]], *, timeout: float) -> str:
+    """The content of one chat completion at temperature 0 from an OpenAI-compatible endpoint.
+
+    `url` is the full `.../chat/completions` address.
+
+    Raises:
+        LlmFailure: HTTP error, timeout, unreachable endpoint, or a reply that is not a chat
+            completion.
+    """
+    body = {"model": model, "temperature": 0, "messages": messages}
+    request = urllib.request.Request(
+        url,
+        data=json.dumps(body).encode("utf-8"),
+        headers={"Content-Type": "application/json"},
+        method="POST",
+    )
+    try:
+        with urllib.request.urlopen(request, timeout=timeout) as response:
+            payload = response.read().decode("utf-8", errors="replace")
+    except urllib.error.HTTPError as exc:
+        raise LlmFailure(f"the language model endpoint answered HTTP {exc.code} ({url})") from exc
+    except TimeoutError as exc:
+        raise LlmFailure(f"the language model endpoint timed out after {timeout:g} s") from exc
+    except urllib.error.URLError as exc:
+        if isinstance(exc.reason, TimeoutError):
+            raise LlmFailure(
+                f"the language model endpoint timed out after {timeout:g} s"
+            ) from exc
+        raise LlmFailure(
+            f"the language model endpoint is unreachable: {exc.reason} ({url})"
+        ) from exc
+    except (OSError, http.client.HTTPException) as exc:
+        raise LlmFailure(f"the language model request failed: {exc} ({url})") from exc
+    content = _message_content(payload)
+    if content is None:
+        raise LlmFailure(f"the endpoint's reply is not a chat completion: {_clip(payload)!r}")
+    return content
+
+
+def strip_fence(content: str) -> str:
+    """The text inside one Markdown code fence (```json ... ```), or the text itself."""
+    text = content.strip()
+    if text.startswith("```") and text.endswith("```") and len(text) >= 6:
+        text = text[3:-3].strip()
+        if text.lower().startswith("json"):
+            text = text[4:].strip()
+    return text
 
 
 def _message_content(payload: str) -> str | None:

@@ -35,6 +35,7 @@ from .data import HELDOUT_FRACTION, NLIPair, load_pairs
 # SICK's short everyday sentences are the least like scientific claims, so part is skipped.
 MIX: dict[str, float] = {
     "scifact": 3.0,
+    "scifact-flip": 1.0,
     "healthver": 0.8,
     "covidfact": 0.5,
     "sick": 0.3,
