@@ -231,4 +231,53 @@ def add_feedback_draft_and_import_time(conn: Any) -> None:
     )
 
 
+@migration(6)
+def create_map_graph(conn: Any) -> None:
+    # The literature map (sciverify map, issue 7). map_papers holds each mapped paper's state key
+    # (it changes when the paper does) and its title + abstract vector; map_references each
+    # reference of the current version with the corpus paper it resolves to (null: not in the
+    # corpus); map_edges the graph, semantic edges directed (a paper's own neighbour list).
+    conn.execute(
+        """
+        CREATE TABLE map_papers (
+            paper_id TEXT PRIMARY KEY,
+            state_key TEXT NOT NULL,
+            vector FLOAT[] NOT NULL,
+            built_at TIMESTAMP NOT NULL
+        );
+        CREATE TABLE map_entities (
+            paper_id TEXT NOT NULL,
+            kind TEXT NOT NULL,
+            entity TEXT NOT NULL,
+            PRIMARY KEY (paper_id, kind, entity)
+        );
+        CREATE TABLE map_references (
+            paper_id TEXT NOT NULL,
+            ordinal INTEGER NOT NULL,
+            ref_key TEXT,
+            title TEXT,
+            year INTEGER,
+            raw TEXT NOT NULL,
+            matched_paper_id TEXT,
+            match_kind TEXT,
+            PRIMARY KEY (paper_id, ordinal)
+        );
+        CREATE TABLE map_edges (
+            src TEXT NOT NULL,
+            dst TEXT NOT NULL,
+            kind TEXT NOT NULL,
+            weight DOUBLE NOT NULL,
+            detail TEXT,
+            PRIMARY KEY (src, dst, kind)
+        );
+        CREATE INDEX map_edges_dst ON map_edges(dst);
+        CREATE TABLE map_state (
+            name TEXT PRIMARY KEY,
+            value TEXT NOT NULL,
+            built_at TIMESTAMP NOT NULL
+        );
+        """
+    )
+
+
 _check_sequence()
