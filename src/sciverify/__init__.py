@@ -8,6 +8,8 @@ from sciverify.config import Settings, load_settings
 from sciverify.errors import ExitCode, SciverifyError
 from sciverify.index import IndexReport, build_index
 from sciverify.ingest import IngestReport, ingest
+from sciverify.map import LiteratureMap, map_corpus
+from sciverify.map_graph import build_graph
 from sciverify.search import Hit, SearchResults, make_filters, search
 from sciverify.store import Store, open_store
 from sciverify.verify import log_run, verify
@@ -22,6 +24,9 @@ __all__ = [
     "search",
     "verify",
     "log_run",
+    "LiteratureMap",
+    "build_graph",
+    "map_corpus",
     "IndexReport",
     "build_index",
     "chunk",

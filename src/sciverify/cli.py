@@ -691,6 +691,65 @@ def feedback_stats_cmd(corpus: CorpusOpt = None, fmt: FormatOpt = Format.table) 
     _emit([{"metric": k, "value": v} for k, v in stats.items()], fmt, None, title="feedback")
 
 
+# -- map (issue 7) --------------------------------------------------------------------------------
+
+
+class MapFormat(StrEnum):
+    table = "table"
+    json = "json"
+    graphml = "graphml"
+    html = "html"
+
+
+@command(name="map", help="A literature map of the corpus: topic clusters with their central "
+                          "papers, bridge papers, clusters resting on one dataset or group, "
+                          "central papers no run has cited yet, and missing key papers (cited by "
+                          "several corpus papers, not in the corpus). Updates the stored graph "
+                          "first (only papers that changed).")
+def map_cmd(
+    corpus: CorpusOpt = None,
+    fmt: Annotated[MapFormat, typer.Option("--format", "-f",
+                                           help="table, json, graphml or html (one "
+                                                "self-contained interactive file).")
+                   ] = MapFormat.table,
+    output: OutOpt = None,
+    around: Annotated[str | None, typer.Option(
+        help="Show only this paper (a paper_id) and its neighbours.")] = None,
+    from_run: Annotated[str | None, typer.Option(
+        help="Show only the papers cited by this ask/verify run and their neighbours.")] = None,
+    k: Annotated[int, typer.Option("-k", min=1, max=100,
+                                   help="Semantic neighbours per paper.")] = 10,
+    rebuild: Annotated[bool, typer.Option(help="Rebuild the stored graph from scratch.")] = False,
+    quiet: QuietOpt = False,
+    verbose: VerboseOpt = 0,
+) -> None:
+    import sciverify as api
+    from sciverify import map_render
+
+    _setup_logging(verbose, quiet)
+    settings = _settings(corpus)
+    with api.open_store(settings.corpus) as store, cli_progress(quiet) as progress:
+        result = api.map_corpus(store=store, settings=settings, around=around, from_run=from_run,
+                                k=k, rebuild=rebuild, progress=progress)
+    if fmt is MapFormat.table:
+        import io
+
+        buf = io.StringIO()
+        for title, rows in map_render.map_sections(result):
+            render.emit(rows, Format.table, out=buf if output else None, title=title)
+        if output:
+            render.write_atomic(output, buf.getvalue())
+        return
+    body = (map_render.map_to_html(result) if fmt is MapFormat.html
+            else map_render.map_to_graphml(result) if fmt is MapFormat.graphml
+            else render.dumps(map_render.map_to_json(result)) + "\n")
+    if output:
+        render.write_atomic(output, body)
+        click.echo(f"map written to {output}", err=True)
+    else:
+        sys.stdout.write(body)
+
+
 def main() -> None:
     try:
         app()
