@@ -293,11 +293,11 @@ def build_graph(*, store: Any, settings: Any, k: int = 10, rebuild: bool = False
         _store_references(conn, works, changed, gone)
         rows = [(p, kind, name) for p in changed for kind, name in sorted(entities.get(p, ()))]
         if rows:
-            conn.executemany("INSERT INTO map_entities VALUES (?, ?, ?)", rows)
+            _insert(conn, "map_entities", rows, 3)
         built = now()
         if changed:
-            conn.executemany("INSERT INTO map_papers VALUES (?, ?, ?, ?)",
-                             [(p, keys[p], vectors[p].tolist(), built) for p in changed])
+            _insert(conn, "map_papers",
+                    [(p, keys[p], vectors[p].tolist(), built) for p in changed], 4)
         _update_semantic(conn, changed, k)
         _update_shared_evidence(conn, len(keys))
         conn.execute("DELETE FROM map_state WHERE name = 'config'")
@@ -390,7 +390,7 @@ def _store_references(conn: Any, works: list[dict[str, Any]], changed: list[str]
         resolved.append((ref["paper_id"], ref["ordinal"], reference_key(ref), ref["title"],
                          ref["year"], ref["raw"], hit[0] if hit else None, hit[1] if hit else None))
     if resolved:
-        conn.executemany("INSERT INTO map_references VALUES (?, ?, ?, ?, ?, ?, ?, ?)", resolved)
+        _insert(conn, "map_references", resolved, 8)
     if changed:
         fresh = _Resolver([w for w in works if w["paper_id"] in set(changed)])
         open_refs = _rows(conn,
@@ -414,6 +414,14 @@ def _store_references(conn: Any, works: list[dict[str, Any]], changed: list[str]
         "INSERT INTO map_edges SELECT paper_id, matched_paper_id, 'citation', 1.0,"
         " min(raw ORDER BY ordinal) FROM map_references WHERE matched_paper_id IS NOT NULL"
         " AND matched_paper_id <> paper_id GROUP BY paper_id, matched_paper_id")
+
+
+def _insert(conn: Any, table: str, rows: list[tuple[Any, ...]], width: int) -> None:
+    """Many rows in one statement (column lists unnested together): executemany is row by row."""
+    if not rows:
+        return
+    columns = [list(col) for col in zip(*rows, strict=True)]
+    conn.execute(f"INSERT INTO {table} SELECT {', '.join(['unnest(?)'] * width)}", columns)
 
 
 def _rows(conn: Any, sql: str, params: list[Any]) -> list[dict[str, Any]]:
@@ -468,7 +476,7 @@ def _update_semantic(conn: Any, changed: list[str], k: int) -> None:
         conn.execute("DELETE FROM map_edges WHERE kind = 'semantic' AND src IN (SELECT unnest(?))",
                      [full])
     if new_edges:
-        conn.executemany("INSERT INTO map_edges VALUES (?, ?, ?, ?, ?)", new_edges)
+        _insert(conn, "map_edges", new_edges, 5)
 
 
 def _update_shared_evidence(conn: Any, n_papers: int, per_paper: int = 10) -> None:

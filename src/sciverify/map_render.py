@@ -191,9 +191,9 @@ def map_to_html(m: LiteratureMap, *, title: str = "sciverify literature map") ->
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>{e(title)}</title><style>{_CSS}</style></head>
 <body><header><h1>{e(title)}</h1><p class="facts">{e(facts)}</p>
-<p class="kinds"><label><input type="checkbox" data-kind="citation" checked> citation</label>
-<label><input type="checkbox" data-kind="semantic" checked> semantic</label>
-<label><input type="checkbox" data-kind="shared_evidence" checked> shared evidence</label>
+<p class="kinds"><label><input type="checkbox" data-kind="citation" checked> <i class="k citation"></i>citation</label>
+<label><input type="checkbox" data-kind="semantic" checked> <i class="k semantic"></i>semantic</label>
+<label><input type="checkbox" data-kind="shared_evidence" checked> <i class="k shared"></i>shared evidence</label>
 <span class="hint">click a paper; drag to pan, wheel to zoom</span></p></header>
 <div class="layout"><canvas id="map" width="1000" height="1000"></canvas>
 <aside><section id="details"><h2>Paper</h2><p class="hint">Click a node for details.</p></section>
@@ -208,8 +208,9 @@ _CSS = """
 body{font:14px/1.4 system-ui,sans-serif;margin:0;color:#1d232b;background:#f6f7f9}
 header{padding:8px 16px;background:#fff;border-bottom:1px solid #d8dde3}
 h1{font-size:18px;margin:0}h2{font-size:14px;margin:6px 0}.facts,.hint{color:#4a5563;margin:2px 0}
-.kinds label{margin-right:12px}.layout{display:flex;gap:12px;padding:12px}
-canvas{background:#fff;border:1px solid #d8dde3;width:1000px;height:1000px;flex:none;cursor:grab}
+.kinds label{margin-right:12px}i.k{display:inline-block;width:18px;height:3px;margin:0 4px 3px 0}
+i.citation{background:#c82828}i.semantic{background:#8a929d}i.shared{background:#288c3c}.layout{display:flex;gap:12px;padding:12px}
+canvas{background:#fff;border:1px solid #d8dde3;width:min(1000px,70vw);aspect-ratio:1;flex:none;cursor:grab}
 aside{flex:1;min-width:260px;max-height:1000px;overflow:auto}
 aside section{background:#fff;border:1px solid #d8dde3;border-radius:6px;padding:6px 10px;margin-bottom:10px}
 #details .title{font-weight:600}#details dl{display:grid;grid-template-columns:auto 1fr;gap:2px 8px;margin:4px 0}
@@ -231,6 +232,14 @@ _JS = """
   function colour(c) { return "hsl(" + ((c * 137.508) % 360) + ",65%,48%)"; }
   function radius(p) { return 3 + 11 * Math.sqrt(p.centrality); }
   var adj = data.papers.map(function () { return []; });
+  // The most central paper of each cluster carries its title on the canvas (canvas text: never markup).
+  var seen = {}, labelled = [];
+  data.papers.map(function (p, i) { return i; })
+    .sort(function (a, b) { return data.papers[b].centrality - data.papers[a].centrality; })
+    .forEach(function (i) {
+      var c = data.papers[i].cluster;
+      if (!seen[c] && labelled.length < 40) { seen[c] = true; labelled.push(i); }
+    });
   data.edges.forEach(function (e, i) { adj[e[0]].push(i); adj[e[1]].push(i); });
   function draw() {
     ctx.setTransform(1, 0, 0, 1, 0, 0);
@@ -247,6 +256,13 @@ _JS = """
         ctx.moveTo(a.x, a.y); ctx.lineTo(b.x, b.y);
       });
       ctx.stroke();
+    });
+    ctx.font = (11 / view.k) + "px system-ui, sans-serif";
+    ctx.fillStyle = "#1d232b";
+    labelled.forEach(function (i) {
+      var p = data.papers[i], t = p.title || p.id;
+      ctx.fillText(t.length > 48 ? t.slice(0, 47) + "…" : t, p.x + radius(p) / Math.sqrt(view.k) + 3 / view.k,
+                   p.y + 4 / view.k);
     });
     data.papers.forEach(function (p, i) {
       ctx.beginPath();
