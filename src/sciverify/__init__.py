@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from sciverify.ask import Answer, ask, log_ask_run
 from sciverify.catalog import PaperFilter, get_paper, list_papers
 from sciverify.chunk import ChunkReport, chunk
 from sciverify.config import Settings, load_settings
@@ -17,6 +18,9 @@ from sciverify.verify import log_run, verify
 __version__ = "0.1.0"
 
 __all__ = [
+    "Answer",
+    "ask",
+    "log_ask_run",
     "ChunkReport",
     "Hit",
     "SearchResults",

@@ -750,6 +750,65 @@ def map_cmd(
         sys.stdout.write(body)
 
 
+# -- ask -------------------------------------------------------------------------------------
+
+
+class AskFormat(StrEnum):
+    table = "table"
+    json = "json"
+    jsonl = "jsonl"
+    md = "md"
+    html = "html"
+
+
+@command(help="Answer a question from the corpus: direct findings, synthesis and insufficient "
+              "evidence, every statement cited [paper_id:chunk] and checked against its citation. "
+              "Extractive by default; --llm-url and --llm-model let a language model write it.")
+def ask(
+    question: Annotated[str, typer.Argument(help="The question (or a claim to look up).")],
+    corpus: CorpusOpt = None,
+    k: Annotated[int, typer.Option("-k", min=10, max=200,
+                                   help="Chunks retrieved before evidence is picked.")] = 60,
+    rerank: Annotated[str | None, typer.Option(
+        help="CrossEncoder name or path to rerank the retrieved chunks.")] = None,
+    llm_url: Annotated[str | None, typer.Option(
+        help="OpenAI-compatible endpoint (e.g. http://localhost:8000/v1).")] = None,
+    llm_model: Annotated[str | None, typer.Option(help="Model name at that endpoint.")] = None,
+    fmt: Annotated[AskFormat, typer.Option("--format", "-f",
+                                           help="table, json, jsonl, md or html.")] = AskFormat.table,
+    output: OutOpt = None,
+    quiet: QuietOpt = False,
+    verbose: VerboseOpt = 0,
+) -> None:
+    import io
+    import json
+
+    import sciverify as api
+    from sciverify.ask import output as answer_out
+
+    _setup_logging(verbose, quiet)
+    settings = _settings(corpus)
+    with api.open_store(settings.corpus) as store:
+        answer = api.ask(question, store=store, settings=settings, k=k, reranker=rerank,
+                         llm_url=llm_url, llm_model=llm_model)
+        answer = api.log_ask_run(store, answer, settings)
+    buf = io.StringIO()
+    if fmt is AskFormat.json:
+        buf.write(json.dumps(answer.to_json(), indent=2, ensure_ascii=False, default=str) + "\n")
+    elif fmt is AskFormat.jsonl:
+        render.write_jsonl(answer_out.jsonl_rows(answer), buf)
+    elif fmt is AskFormat.md:
+        buf.write(answer_out.to_markdown(answer))
+    elif fmt is AskFormat.html:
+        buf.write(answer_out.to_html(answer))
+    else:
+        answer_out.render_table(answer, buf if output else sys.stdout)
+    if output:
+        render.write_atomic(output, buf.getvalue())
+    elif fmt is not AskFormat.table:
+        sys.stdout.write(buf.getvalue())
+
+
 def main() -> None:
     try:
         app()

@@ -267,6 +267,13 @@ def _conditions(text: str) -> list[tuple[str, tuple[int, int], set[str]]]:
     return out
 
 
+def conditions_in(text: str) -> list[tuple[str, str]]:
+    """The conditions a text states, as (kind, words) in text order: setting, species,
+    population, circumstance, dataset, temperature, age, presence."""
+    found = sorted((span, kind) for kind, span, _keys in _conditions(text))
+    return [(kind, text[s:e]) for (s, e), kind in found]
+
+
 def _mentions(keys: set[str], stems: set[str]) -> bool:
     # Prefix match: "diabetes" and "diabetic" share a stem only to five letters.
     return any(k in stems or (len(k) >= 5 and any(s[:5] == k[:5] for s in stems)) for k in keys)

@@ -1,0 +1,326 @@
+"""Evidence for a question, in tiers, and the extractive answer (no language model).
+
+`gather` runs hybrid search, cuts the hits into sentences, scores each against the question
+(lexical coverage from `verify.evidence.relevance`, embedding cosine from the index's own
+embedder) and keeps those on topic; each gets a tier (direct, method, limitation, background)
+and the condition it holds under. `answer` picks the best direct sentences (a few per paper),
+compares papers for the synthesis (agreement, and conflicts shown as conflicts: NLI and the
+deterministic checks between findings of different papers, and each finding's stance when the
+question is a claim), and says what the corpus does not answer.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from sciverify.ask import Answer, Evidence, Gap, Statement
+from sciverify.entail import lexicon as lx
+
+# On-topic gate, calibrated on real data (benchmarks/ask_scifact.py): SciFact train claims
+# against the SciFact corpus (in scope) and FEVER claims against it (out of scope). A sentence
+# is on topic when it states at least LEXICAL_MIN of the question's content words and its
+# embedding cosine is at least SIMILARITY_MIN.
+LEXICAL_MIN = 0.3
+SIMILARITY_MIN = 0.35
+MAX_PAPERS = 5  # papers in "Direct findings"
+PER_PAPER = 2  # sentences per paper in "Direct findings"
+PER_TIER = 3  # sentences shown per other tier
+MAX_PAIRS = 10  # finding pairs compared for the synthesis
+_SKIP_SECTIONS = frozenset({"references", "acknowledgements"})
+_BACKGROUND_SECTIONS = frozenset({"introduction", "related_work"})
+_TIER_OF_TYPE = {"result": "direct", "method": "method", "limitation": "limitation"}
+# Author conclusions are direct findings even without a number or a "significant".
+_CONCLUSION = re.compile(
+    r"\b(?:in conclusion|we conclude|conclusions?:|taken together|"
+    r"(?:these|our) (?:findings|results|data|observations) (?:suggest|indicate|show|demonstrate|"
+    r"support|reveal|identify|establish)|"
+    r"this (?:study|trial|work|analysis) (?:shows|demonstrates|suggests|indicates|provides))",
+    re.IGNORECASE,
+)
+_SAMPLE = re.compile(r"\b[nN]\s*=\s*\d[\d,]*|\b\d[\d,]* (?:patients|participants|subjects|"
+                     r"individuals|women|men|children|adults|mice|rats|cases|samples)\b")
+
+
+@dataclass(slots=True)
+class Pool:
+    """The retrieved evidence for one question."""
+
+    question: str
+    evidence: list[Evidence] = field(default_factory=list)  # on topic, best first
+    hits: list[Any] = field(default_factory=list)  # the retrieved chunks (search Hits)
+    chunks: int = 0
+    best_lexical: float = 0.0
+    best_similarity: float = 0.0
+    embedding_model: str = ""
+
+    def tier(self, name: str) -> list[Evidence]:
+        return [e for e in self.evidence if e.tier == name]
+
+
+def tier_of(sentence: str, *, section_kind: str, kind: str) -> str:
+    """direct (results, tables, author conclusions), method, limitation or background."""
+    from sciverify.chunk import classify_evidence
+
+    if kind == "table":
+        return "direct"
+    if section_kind in _BACKGROUND_SECTIONS:
+        return "background"  # others' results told in an introduction are background here
+    if _CONCLUSION.search(sentence):
+        return "direct"
+    found = classify_evidence(sentence, section_kind=section_kind, chunk_kind=kind)
+    return _TIER_OF_TYPE.get(found, "background")
+
+
+def condition_of(sentence: str, chunk_text: str, title: str | None) -> str:
+    """The population, dataset or setting a sentence holds under: stated in the sentence,
+    else in its chunk, else in the paper's title; "" when none is stated."""
+    from sciverify.entail.mentions import conditions_in
+
+    for text in (sentence, chunk_text, title or ""):
+        parts = [words.strip() for _kind, words in conditions_in(text)]
+        parts += [m.group() for m in _SAMPLE.finditer(text)]
+        seen: list[str] = []
+        for p in parts:
+            if p and p.lower() not in (s.lower() for s in seen):
+                seen.append(p)
+        if seen:
+            return "; ".join(seen[:3])
+    return ""
+
+
+def _sentences(text: str) -> list[str]:
+    from sciverify.chunk import split_sentences
+
+    out = []
+    for s, e in split_sentences(text):
+        sentence = " ".join(text[s:e].split())
+        if len(re.findall(r"[A-Za-z]{2,}", sentence)) >= 4:
+            out.append(sentence[:600])
+    return out
+
+
+def gather(question: str, *, store: Any, settings: Any, k: int,
+           reranker: str | None = None) -> Pool:
+    """Hybrid top-k chunks, their sentences scored, tiered and gated for relevance.
+
+    A sentence's similarity is its chunk's embedding cosine with the question, read from the
+    dense index (embedding every sentence anew cost about 4 s a question on two CPU cores).
+    """
+    from sciverify.search import _indexes, search
+    from sciverify.verify.evidence import relevance
+
+    found = search(question, store=store, settings=settings, k=k, reranker=reranker)
+    idx = _indexes(store, settings)
+    pool = Pool(question, hits=list(found.hits), chunks=len(found.hits),
+                embedding_model=idx.embedder.model_id)
+    hits = [h for h in found.hits if h.section_kind not in _SKIP_SECTIONS]
+    rows = [idx.chunk_to_row[h.chunk_id] for h in hits if h.chunk_id in idx.chunk_to_row]
+    cosine: dict[str, float] = {}
+    if rows:
+        vector = idx.embedder.encode_query(question)
+        scores = idx.dense.score_rows(vector, rows).tolist()
+        ids = [h.chunk_id for h in hits if h.chunk_id in idx.chunk_to_row]
+        cosine = dict(zip(ids, (float(s) for s in scores), strict=True))
+    for hit in hits:
+        cos = cosine.get(hit.chunk_id, 0.0)
+        pool.best_similarity = max(pool.best_similarity, cos)
+        for sentence in dict.fromkeys(_sentences(hit.text)):
+            lexical = relevance(question, sentence)
+            pool.best_lexical = max(pool.best_lexical, lexical)
+            if lexical < LEXICAL_MIN or cos < SIMILARITY_MIN:
+                continue
+            pool.evidence.append(Evidence(
+                chunk_id=hit.chunk_id, paper_id=hit.paper_id, title=hit.title, year=hit.year,
+                section=hit.section, section_kind=hit.section_kind, page=hit.page,
+                source=hit.source,
+                tier=tier_of(sentence, section_kind=hit.section_kind, kind=hit.kind),
+                text=sentence, condition=condition_of(sentence, hit.text, hit.title),
+                lexical=round(lexical, 4), similarity=round(cos, 4),
+                score=round(0.5 * lexical + 0.5 * cos, 4), rank=hit.rank,
+            ))
+    pool.evidence.sort(key=lambda e: (-e.score, e.rank, e.chunk_id, e.text))
+    return pool
+
+
+# ---------------------------------------------------------------------------- the answer
+
+
+def pick_direct(pool: Pool) -> list[Evidence]:
+    """The best direct sentences: up to PER_PAPER from each of the MAX_PAPERS best papers."""
+    per_paper: dict[str, list[Evidence]] = {}
+    for e in pool.tier("direct"):
+        mine = per_paper.setdefault(e.paper_id, [])
+        if len(per_paper) > MAX_PAPERS and not mine:
+            per_paper.pop(e.paper_id)
+            continue
+        if len(mine) < PER_PAPER:
+            mine.append(e)
+    return [e for items in per_paper.values() for e in items]
+
+
+def stances(question: str, findings: Sequence[Evidence], *, entailer: Any,
+            cfg: Any) -> list[str]:
+    """For a claim-like question: does each finding support or contradict it (verify's
+    `entail.decide` on the pair)? For a question proper: "" each (NLI needs a statement)."""
+    from sciverify.entail import decide
+
+    if not findings or question.rstrip().endswith("?"):
+        return ["" for _ in findings]
+    probs = entailer.predict([(e.text, question) for e in findings])
+    out = []
+    for e, p in zip(findings, probs, strict=True):
+        status = decide(question, [(e.text, p, e.lexical)], thresholds=cfg.thresholds).status
+        out.append({"supported": "supports", "contradicted": "contradicts"}.get(status, ""))
+    return out
+
+
+def conflicts(findings: Sequence[Evidence], *, entailer: Any,
+              cfg: Any) -> list[tuple[Evidence, Evidence, str]]:
+    """Pairs of findings from different papers that contradict each other, with the reason."""
+    from sciverify.entail import run_checks
+
+    pairs = [(a, b) for i, a in enumerate(findings) for b in findings[i + 1:]
+             if a.paper_id != b.paper_id and lx.overlap(a.text, b.text) >= lx.RELATED_OVERLAP]
+    pairs = pairs[:MAX_PAIRS]
+    if not pairs:
+        return []
+    probs = entailer.predict([(a.text, b.text) for a, b in pairs])
+    out = []
+    for (a, b), p in zip(pairs, probs, strict=True):
+        clash = [f for f in run_checks(b.text, a.text)
+                 if f.effect == "contradict" and f.check in ("number", "negation", "comparative")]
+        if p.error is None and p.contradiction >= cfg.thresholds.contradict_min:
+            out.append((a, b, f"the entailment model reads them as contradictory "
+                              f"(p={p.contradiction:.2f})"))
+        elif clash:
+            out.append((a, b, clash[0].message))
+    return out
+
+
+def _statement(e: Evidence, part: str = "direct", **extra: Any) -> Statement:
+    return Statement(part=part, text=e.text, shown=e.text, citations=(e.chunk_id,),
+                     status="supported", confidence=round(e.score, 4), tier=e.tier,
+                     condition=e.condition, pages=(e.page,), papers=(e.paper_id,),
+                     evidence=(e.text,), **extra)
+
+
+def _where(e: Evidence) -> str:
+    name = e.title or e.paper_id
+    return f"{name} ({e.condition})" if e.condition else name
+
+
+def synthesis(question: str, direct: list[Evidence], *, entailer: Any,
+              cfg: Any) -> list[Statement]:
+    """Agreement and disagreement between papers; a conflict is its own statement."""
+    out: list[Statement] = []
+    papers = list(dict.fromkeys(e.paper_id for e in direct))
+    stance = dict(zip((e.chunk_id + e.text for e in direct),
+                      stances(question, direct, entailer=entailer, cfg=cfg), strict=True))
+    for side in ("supports", "contradicts"):
+        group = [e for e in direct if stance[e.chunk_id + e.text] == side]
+        group = list({e.paper_id: e for e in reversed(group)}.values())[::-1]
+        if group:
+            verb = "support" if side == "supports" else "contradict"
+            names = "; ".join(f"{_where(e)} {e.marker}" for e in group)
+            out.append(Statement(
+                part="synthesis",
+                text=f"{len(group)} paper(s) {verb} the statement asked about: {names}.",
+                shown=f"{len(group)} paper(s) {verb} the statement asked about: {names}.",
+                citations=tuple(e.chunk_id for e in group), status="supported",
+                confidence=round(min(e.score for e in group), 4),
+                condition=" | ".join(e.condition for e in group if e.condition),
+                pages=tuple(e.page for e in group), papers=tuple(e.paper_id for e in group),
+                evidence=tuple(e.text for e in group),
+            ))
+    pro = {e.paper_id for e in direct if stance[e.chunk_id + e.text] == "supports"}
+    con = {e.paper_id for e in direct if stance[e.chunk_id + e.text] == "contradicts"}
+    pairs = conflicts(direct, entailer=entailer, cfg=cfg)
+    if pro and con:
+        a = next(e for e in direct if e.paper_id in pro)
+        b = next(e for e in direct if e.paper_id in con)
+        pairs.insert(0, (a, b, "one supports and one contradicts the statement asked about"))
+    for a, b, why in pairs:
+        text = (f"Conflict: {_where(a)} reports \u201c{a.text}\u201d {a.marker}, while "
+                f"{_where(b)} reports \u201c{b.text}\u201d {b.marker} ({why}).")
+        out.append(Statement(
+            part="synthesis", text=text, shown=text, citations=(a.chunk_id, b.chunk_id),
+            status="contradicted", confidence=round(min(a.score, b.score), 4),
+            condition=" | ".join(c for c in (a.condition, b.condition) if c),
+            finding="conflict", note="shown as a conflict, not merged into one verdict",
+            pages=(a.page, b.page), papers=(a.paper_id, b.paper_id), evidence=(a.text, b.text),
+        ))
+    if len(papers) == 1:
+        e = direct[0]
+        text = (f"Only one paper in the corpus reports a direct finding on this: "
+                f"{_where(e)} {e.marker}; it is not replicated by another paper here.")
+        out.append(Statement(part="synthesis", text=text, shown=text, citations=(e.chunk_id,),
+                             status="supported", confidence=round(e.score, 4),
+                             condition=e.condition, pages=(e.page,), papers=(e.paper_id,),
+                             evidence=(e.text,), finding="single_source"))
+    return out
+
+
+def search_terms(question: str, covered: Sequence[str], limit: int = 6) -> tuple[str, ...]:
+    """The question's content words that no evidence states (all of them when none does)."""
+    stems = frozenset(s for text in covered for s in lx.content_stems(lx.words(text)))
+    terms: list[str] = []
+    for w in lx.words(question):
+        if w.lower in lx.STOPWORDS or len(w.text) < 3 or w.stem in stems:
+            continue
+        if w.text.lower() not in (t.lower() for t in terms):
+            terms.append(w.text)
+    return tuple(terms[:limit])
+
+
+def gaps(question: str, pool: Pool, direct: list[Evidence]) -> list[Gap]:
+    """What the corpus does not answer; never empty when there is no direct finding."""
+    if not pool.evidence:
+        return [Gap(
+            "The corpus does not answer this question: no passage is about it (best sentence "
+            f"states {pool.best_lexical:.0%} of the question's content words, embedding "
+            f"similarity {pool.best_similarity:.2f}; both must reach {LEXICAL_MIN:.0%} and "
+            f"{SIMILARITY_MIN:.2f}). Add papers on it, or rephrase.",
+            search_terms(question, []),
+        )]
+    out: list[Gap] = []
+    if not direct:
+        tiers = sorted({e.tier for e in pool.evidence})
+        out.append(Gap(
+            "No result, table or author conclusion in the corpus answers this; only "
+            f"{', '.join(tiers)} passages mention it, and background never supports a "
+            "finding on its own.",
+            search_terms(question, []),
+        ))
+    missing = search_terms(question, [e.text for e in direct])
+    if direct and missing:
+        out.append(Gap(
+            f"No direct finding mentions: {', '.join(missing)}. The answer may not hold "
+            "for that part of the question.",
+            missing,
+        ))
+    if pool.tier("limitation"):
+        e = pool.tier("limitation")[0]
+        out.append(Gap(f"A stated limitation bears on this: \u201c{e.text}\u201d {e.marker}", ()))
+    return out
+
+
+def answer(question: str, pool: Pool, *, settings: Any, entailer: Any) -> Answer:
+    """The extractive answer: quoted sentences, each cited, grouped by tier and paper."""
+    from sciverify.verify.settings import verify_settings
+
+    cfg = verify_settings(settings)
+    direct = pick_direct(pool)
+    statements = [_statement(e) for e in direct]
+    synth = synthesis(question, direct, entailer=entailer, cfg=cfg) if direct else []
+    shown = set(id(e) for e in direct)
+    others = [e for t in ("method", "limitation", "background")
+              for e in pool.tier(t)[:PER_TIER] if id(e) not in shown]
+    kept = direct + others
+    return Answer(
+        question=question, mode="extractive", direct=tuple(statements),
+        synthesis=tuple(synth), insufficient=tuple(gaps(question, pool, direct)),
+        evidence=tuple(kept), answered=bool(direct),
+    )
