@@ -137,7 +137,7 @@ def test_empty_question_is_a_usage_error(corpus: Path) -> None:
 
 # ---------------------------------------------------------------------------- the LLM path
 
-_EVIDENCE_LINE = re.compile(r"^\d+\. \[([^\]\s]+)\] \((\w+)\)(?: \(condition: .*?\))? (.+)$")
+_EVIDENCE_LINE = re.compile(r"^\d+\. \[([^\]\s]+)\] \((\w+)\)(?: \(condition: (.*?)\))? (.+)$")
 
 
 class _Handler(BaseHTTPRequestHandler):
@@ -168,11 +168,15 @@ class _Handler(BaseHTTPRequestHandler):
             pass  # the client gave up (the timeout case)
 
 
-def _reply(mode: str, evidence: list[tuple[str, str, str]]) -> dict[str, Any]:
-    direct = [e for e in evidence if e[1] == "direct"]
+def _reply(mode: str, evidence: list[tuple[str, str, str, str]]) -> dict[str, Any]:
+    direct = [(c, t, s) for c, t, cond, s in evidence if t == "direct"]
     first = direct[0]
+    if mode == "drops_condition":  # the finding without the condition its sentence states
+        chunk, cond, sentence = next((c, cond, s) for c, t, cond, s in evidence
+                                     if t == "direct" and cond and cond in s)
+        first = (chunk, "direct", " ".join(sentence.replace(cond, "").split()).replace(" .", "."))
     # A chunk that does not state the finding: another paper's, else another chunk's.
-    others = sorted((e for e in evidence if e[0] != first[0]),
+    others = sorted((e for e in direct if e[0] != first[0]),
                     key=lambda e: e[0].split(":")[0] == first[0].split(":")[0])
     cite = {"correct": first[0], "wrong_chunk": others[0][0],
             "invented": "no-such-paper:results:7"}.get(mode, first[0])
@@ -309,3 +313,12 @@ def test_cli_run_is_logged(corpus: Path, tmp_path: Path) -> None:
                          " WHERE run_id = ?", [run_id])[0]
     assert row["command"] == "ask" and row["input_text"] == QUESTION
     assert json.loads(row["retrieved"]) and json.loads(row["output"])["run_id"] == run_id
+
+
+def test_llm_statement_dropping_a_condition_is_shown_weaker(corpus: Path,
+                                                           llm_server: str) -> None:
+    answer = _ask_llm(corpus, llm_server, "drops_condition")
+    (finding,) = answer.direct
+    assert finding.status == "partially_supported" and finding.is_marked, finding
+    assert finding.shown != finding.text and finding.condition
+    assert finding.condition.lower() in finding.shown.lower()  # the condition is put back

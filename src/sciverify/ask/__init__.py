@@ -104,6 +104,7 @@ class Answer:
     insufficient: tuple[Gap, ...]
     evidence: tuple[Evidence, ...]  # every relevant sentence considered, best first
     answered: bool  # False when nothing in the corpus is about the question
+    retrieved: tuple[tuple[str, float], ...] = ()  # every retrieved chunk id and its score
     summary: dict[str, Any] = field(default_factory=dict)
     run_id: str | None = None
 
@@ -200,7 +201,8 @@ def ask(
         },
         "seconds": {name: round(v, 3) for name, v in seconds.items()},
     }
-    return replace(answer, summary=summary)
+    retrieved = tuple((h.chunk_id, h.score) for h in pool.hits)
+    return replace(answer, summary=summary, retrieved=retrieved)
 
 
 def _entailer(settings: Any) -> Any:
@@ -230,8 +232,8 @@ def log_ask_run(store: Any, answer: Answer, settings: Any) -> Answer:
     created = now()
     run_id = f"ask-{created:%Y%m%dT%H%M%S}-{uuid.uuid4().hex[:8]}"
     logged = replace(answer, run_id=run_id)
-    retrieved = [{"chunk_id": e.chunk_id, "paper_id": e.paper_id, "tier": e.tier,
-                  "score": e.score, "rank": e.rank} for e in answer.evidence]
+    retrieved = [{"chunk_id": c, "score": score, "rank": n}
+                 for n, (c, score) in enumerate(answer.retrieved, 1)]
     digest = hashlib.sha256(answer.question.encode("utf-8")).hexdigest()
     with store.transaction() as conn:
         conn.execute(
