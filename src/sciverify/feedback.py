@@ -129,15 +129,46 @@ def import_decisions(path: Path | str, *, store: Any) -> int:
     imported_at = datetime.now(UTC).replace(tzinfo=None)
     with store.transaction() as conn:
         for entry in parsed.decisions:
-            conn.execute("DELETE FROM feedback WHERE run_id IS NOT DISTINCT FROM ? "
-                         "AND draft_sha256 = ? AND paragraph_id = ?",
-                         [parsed.run_id, parsed.draft_sha256, entry.paragraph_id])
-            conn.execute(
-                "INSERT INTO feedback (run_id, paragraph_id, decision, risk, note, decided_at,"
-                " draft_sha256, imported_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                [parsed.run_id, entry.paragraph_id, entry.decision, entry.risk, entry.note,
-                 _utc(entry.decided_at), parsed.draft_sha256, imported_at])
+            _store(conn, parsed.run_id, parsed.draft_sha256, entry, imported_at)
     return len(parsed.decisions)
+
+
+def _store(conn: Any, run_id: str | None, draft_sha256: str, entry: DecisionEntry,
+           imported_at: datetime) -> None:
+    # One decision per paragraph of a run and draft: a later one replaces the earlier.
+    conn.execute("DELETE FROM feedback WHERE run_id IS NOT DISTINCT FROM ? "
+                 "AND draft_sha256 = ? AND paragraph_id = ?",
+                 [run_id, draft_sha256, entry.paragraph_id])
+    conn.execute(
+        "INSERT INTO feedback (run_id, paragraph_id, decision, risk, note, decided_at,"
+        " draft_sha256, imported_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        [run_id, entry.paragraph_id, entry.decision, entry.risk, entry.note,
+         _utc(entry.decided_at), draft_sha256, imported_at])
+
+
+def record_decision(store: Any, *, draft_sha256: str, paragraph_id: str, decision: str,
+                    risk: str | None = None, note: str = "", run_id: str | None = None) -> None:
+    """Store one reviewer decision, as if imported from the HTML report (notebooks use this).
+
+    A decision for the same paragraph of the same run and draft replaces the earlier one.
+
+    Raises:
+        InputError: an unknown decision or risk, a malformed paragraph id or draft hash, or a
+            read-only store.
+    """
+    try:
+        entry = DecisionEntry(paragraph_id=paragraph_id, decision=decision, risk=risk, note=note,
+                              decided_at=datetime.now(UTC))
+        DecisionFile(run_id=run_id, draft_sha256=draft_sha256, decisions=[])
+    except ValidationError as exc:
+        raise InputError(_validation_message(exc),
+                         hint=f"decision is one of {', '.join(DECISIONS)}; paragraph ids look "
+                              "like p_003") from exc
+    if store.read_only:
+        raise InputError("the corpus is open read-only", path=store.path,
+                         hint="open it for writing to store decisions")
+    with store.transaction() as conn:
+        _store(conn, run_id, draft_sha256, entry, datetime.now(UTC).replace(tzinfo=None))
 
 
 def _share(part: int, whole: int) -> float | None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from enum import StrEnum
 from typing import Any
 
@@ -278,3 +278,15 @@ class VerifyResult:
     paragraphs: tuple[ParagraphResult, ...]
     summary: dict[str, Any]
     run_id: str | None = None
+    corpus: str | None = field(default=None, compare=False, repr=False)  # where decide() writes
+
+    def _repr_html_(self) -> str:
+        from sciverify.notebook import verify_result_html
+
+        return verify_result_html(self)
+
+    def decide(self, paragraph_id: str, decision: str, *, note: str = "", store: Any = None) -> None:
+        """Store accept / revise / reject for one paragraph in the corpus (see notebook.decide)."""
+        from sciverify.notebook import decide
+
+        decide(self, paragraph_id, decision, note=note, store=store)

@@ -74,6 +74,11 @@ class SearchResults:
     def rows(self) -> list[dict[str, Any]]:
         return [h.to_row() for h in self.hits]
 
+    def _repr_html_(self) -> str:
+        from sciverify.notebook import search_results_html
+
+        return search_results_html(self)
+
 
 def make_filters(*, year: tuple[int | None, int | None] = (None, None),
                  evidence_types: tuple[str, ...] = (), kinds: tuple[str, ...] = (),

@@ -149,8 +149,13 @@ def verify(
     seconds["total"] = time.perf_counter() - started
     summary = _summary(result, state, seconds, embedder.model_id, entailer)
     digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
+    corpus = getattr(store, "corpus_dir", None)
     return VerifyResult(
-        draft=source, draft_sha256=digest, paragraphs=tuple(result), summary=summary
+        draft=source,
+        draft_sha256=digest,
+        paragraphs=tuple(result),
+        summary=summary,
+        corpus=str(corpus) if corpus is not None else None,
     )
 
 

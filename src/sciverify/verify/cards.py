@@ -302,8 +302,31 @@ def lineage_cards(checks: Iterable[ClaimCheck]) -> list[Card]:
 # ---------------------------------------------------------------------------- risk
 
 
-def paragraph_risk(cards: Sequence[Card], *, unverifiable_yellow: bool = True) -> tuple[str, float]:
-    """The risk colour and a 0..1 score of one paragraph from its cards (see module doc)."""
+def paragraph_risk(
+    cards: Sequence[Card],
+    *,
+    unverifiable_yellow: bool = True,
+    red_min: float = 0.7,
+    yellow_min: float = 0.35,
+) -> tuple[str, float]:
+    """The risk colour and a 0..1 score of one paragraph from its cards (see module doc).
+
+    The colour is the score's level: red from `red_min`, yellow from `yellow_min`. The defaults
+    are the band edges, so the rules above decide alone; `sciverify calibrate` may move them
+    (a low-confidence contradiction to yellow, a low-confidence partial support to blue).
+    """
+    risk, score = _rule_risk(cards, unverifiable_yellow)
+    return risk_level(score, red_min=red_min, yellow_min=yellow_min), score
+
+
+def risk_level(score: float, *, red_min: float = 0.7, yellow_min: float = 0.35) -> str:
+    """red, yellow or blue for a paragraph's risk score."""
+    if score >= red_min:
+        return str(Risk.red)
+    return str(Risk.yellow) if score >= yellow_min else str(Risk.blue)
+
+
+def _rule_risk(cards: Sequence[Card], unverifiable_yellow: bool) -> tuple[str, float]:
     red = [
         c
         for c in cards

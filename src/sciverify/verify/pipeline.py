@@ -178,6 +178,25 @@ def run(
         progress.advance(len(batch))
     progress.done()
     t = time.perf_counter()
+    out = finish(state, checks, logic_claims, all_pairs, pair_probs, cfg=cfg, weight=weight)
+    seconds["layers"] = time.perf_counter() - t
+    return out
+
+
+def finish(
+    state: Prepared,
+    checks: list[ClaimCheck],
+    logic_claims: list[Claim],
+    all_pairs: list[tuple[Claim, Claim]],
+    pair_probs: list[Any],
+    *,
+    cfg: VerifySettings,
+    weight: float,
+) -> list[ParagraphResult]:
+    """Cards of every layer and each paragraph's risk, once the claims are decided (`judge`).
+
+    `sciverify.calibrate` calls it again with other thresholds over the same evidence.
+    """
     cards: list[Card] = [cardmod.fact_card(c) for c in checks] + _not_english_cards(state)
     logic_ids = {c.claim_id for c in logic_claims}
     cards += evidence_logic(
@@ -196,7 +215,6 @@ def run(
     }
     cards += consistency_cards(state.paragraphs, routed)
     cards += cardmod.lineage_cards(checks)
-    seconds["layers"] = time.perf_counter() - t
     state.citation_summary = _citations(checks)
     return _assemble(state, cards, cfg)
 
@@ -224,7 +242,12 @@ def _assemble(state: Prepared, cards: list[Card], cfg: VerifySettings) -> list[P
             by_paragraph.get(pid, []),
             key=lambda c: (_ORDER.get(c.layer, 9), c.claim_id or "", c.finding or ""),
         )
-        risk, score = cardmod.paragraph_risk(mine, unverifiable_yellow=cfg.risk_unverifiable_yellow)
+        risk, score = cardmod.paragraph_risk(
+            mine,
+            unverifiable_yellow=cfg.risk_unverifiable_yellow,
+            red_min=cfg.risk_red_min,
+            yellow_min=cfg.risk_yellow_min,
+        )
         out.append(
             ParagraphResult(
                 paragraph_id=pid,

@@ -158,6 +158,21 @@ class VerifySettings(BaseModel):
         le=1.0,
         description="Share of paragraphs that must read as English; below it the draft is refused.",
     )
+    risk_red_min: float = Field(
+        default=0.7,
+        ge=0.0,
+        le=1.0,
+        description="A paragraph is red from this risk score (contradictions score 0.70-1.00 by "
+        "their confidence, partial support 0.35-0.65, the rest 0-0.30); `sciverify calibrate` "
+        "fits it to reviewers' decisions.",
+    )
+    risk_yellow_min: float = Field(
+        default=0.35,
+        ge=0.0,
+        le=1.0,
+        description="A paragraph is yellow from this risk score (below risk_red_min); "
+        "`sciverify calibrate` fits it to reviewers' decisions.",
+    )
     risk_unverifiable_yellow: bool = Field(
         default=True,
         description="An unverifiable claim that carries a specific number or cites a paper the "
