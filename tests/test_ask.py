@@ -322,3 +322,45 @@ def test_llm_statement_dropping_a_condition_is_shown_weaker(corpus: Path,
     assert finding.status == "partially_supported" and finding.is_marked, finding
     assert finding.shown != finding.text and finding.condition
     assert finding.condition.lower() in finding.shown.lower()  # the condition is put back
+
+
+# ---------------------------------------------------------------------------- synthesis
+
+# COVID-Fact pairs: a real claim and its refuted counterpart (one word flipped).
+COVIDFACT_PAIRS = (
+    ("Fenofibrate increases the amount of sulfatide which seems beneficial against covid-19",
+     "Fenofibrate reduces the amount of sulfatide which seems beneficial against covid-19"),
+    ("Berberine and obatoclax inhibit sars-cov-2 replication in primary human nasal epithelial "
+     "cells in vitro.",
+     "Berberine and obatoclax induce sars-cov-2 replication in primary human nasal epithelial "
+     "cells in vitro."),
+)
+
+
+def _finding(paper: str, text: str) -> Any:
+    from sciverify.ask import Evidence
+
+    return Evidence(chunk_id=f"{paper}:abstract:1", paper_id=paper, title=None, year=None,
+                    section="Abstract", section_kind="abstract", page=1, source=None,
+                    tier="direct", text=text, condition="", lexical=0.9, similarity=0.8,
+                    score=0.8, rank=1)
+
+
+@pytest.mark.parametrize(("supported", "refuted"), COVIDFACT_PAIRS)
+def test_conflicting_findings_are_shown_as_one_conflict_never_merged(
+        shared_corpora: Path, supported: str, refuted: str) -> None:
+    from sciverify.ask.extractive import synthesis
+    from sciverify.entail import load_entailer
+    from sciverify.verify.settings import verify_settings
+
+    lines = (shared_corpora / "covidfact" / "COVIDFACT_dataset.jsonl").read_text()
+    assert supported in lines and refuted in lines  # the pair is real data
+    findings = [_finding("paper-a", supported), _finding("paper-b", refuted)]
+    out = synthesis(supported, findings, entailer=load_entailer("bundled"),
+                    cfg=verify_settings(sv.load_settings()))
+    conflicts = [s for s in out if s.finding == "conflict"]
+    assert len(conflicts) == 1 and conflicts[0].status == "contradicted"
+    assert set(conflicts[0].citations) == {"paper-a:abstract:1", "paper-b:abstract:1"}
+    assert supported in conflicts[0].shown and refuted in conflicts[0].shown
+    sides = {s.text.split(" the statement")[0] for s in out if s.finding is None}
+    assert sides == {"1 paper(s) support", "1 paper(s) contradict"}

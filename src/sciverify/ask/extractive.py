@@ -217,32 +217,39 @@ def synthesis(question: str, direct: list[Evidence], *, entailer: Any,
     """Agreement and disagreement between papers; a conflict is its own statement."""
     out: list[Statement] = []
     papers = list(dict.fromkeys(e.paper_id for e in direct))
-    stance = dict(zip((e.chunk_id + e.text for e in direct),
-                      stances(question, direct, entailer=entailer, cfg=cfg), strict=True))
+    found = stances(question, direct, entailer=entailer, cfg=cfg)
+    # A paper's stance: it supports when one of its findings does, else it contradicts when
+    # one does; so no paper stands on both sides.
+    side_of: dict[str, tuple[str, Evidence]] = {}
+    for e, st in zip(direct, found, strict=True):
+        if st and (e.paper_id not in side_of or st == "supports" != side_of[e.paper_id][0]):
+            side_of[e.paper_id] = (st, e)
     for side in ("supports", "contradicts"):
-        group = [e for e in direct if stance[e.chunk_id + e.text] == side]
-        group = list({e.paper_id: e for e in reversed(group)}.values())[::-1]
+        group = [e for st, e in side_of.values() if st == side]
         if group:
             verb = "support" if side == "supports" else "contradict"
             names = "; ".join(f"{_where(e)} {e.marker}" for e in group)
+            text = f"{len(group)} paper(s) {verb} the statement asked about: {names}."
             out.append(Statement(
-                part="synthesis",
-                text=f"{len(group)} paper(s) {verb} the statement asked about: {names}.",
-                shown=f"{len(group)} paper(s) {verb} the statement asked about: {names}.",
+                part="synthesis", text=text, shown=text,
                 citations=tuple(e.chunk_id for e in group), status="supported",
                 confidence=round(min(e.score for e in group), 4),
                 condition=" | ".join(e.condition for e in group if e.condition),
                 pages=tuple(e.page for e in group), papers=tuple(e.paper_id for e in group),
                 evidence=tuple(e.text for e in group),
             ))
-    pro = {e.paper_id for e in direct if stance[e.chunk_id + e.text] == "supports"}
-    con = {e.paper_id for e in direct if stance[e.chunk_id + e.text] == "contradicts"}
+    pro = [e for st, e in side_of.values() if st == "supports"]
+    con = [e for st, e in side_of.values() if st == "contradicts"]
     pairs = conflicts(direct, entailer=entailer, cfg=cfg)
     if pro and con:
-        a = next(e for e in direct if e.paper_id in pro)
-        b = next(e for e in direct if e.paper_id in con)
-        pairs.insert(0, (a, b, "one supports and one contradicts the statement asked about"))
+        pairs.insert(0, (pro[0], con[0], "one supports and one contradicts the statement "
+                                         "asked about"))
+    shown: set[frozenset[str]] = set()
     for a, b, why in pairs:
+        key = frozenset((a.chunk_id + a.text, b.chunk_id + b.text))
+        if key in shown:
+            continue
+        shown.add(key)
         text = (f"Conflict: {_where(a)} reports \u201c{a.text}\u201d {a.marker}, while "
                 f"{_where(b)} reports \u201c{b.text}\u201d {b.marker} ({why}).")
         out.append(Statement(
