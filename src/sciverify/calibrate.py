@@ -8,8 +8,8 @@ risk levels (`risk_red_min`, `risk_yellow_min`) — the claims are decided again
 cached, so the model runs once per pair) and the paragraphs coloured. A candidate is eligible
 when it keeps or improves risk coverage with no more red/yellow paragraphs than the current
 settings (and, with labelled pairs, keeps their macro-F1 within `pair_tolerance`); the best
-eligible one has the highest coverage, then adoption rate, then the fewest flags, then the
-smallest change. So calibration never trades more flags for coverage on its own data.
+eligible one has the highest coverage, then adoption rate, then the smallest change (the
+paragraphs nobody decided are no evidence for moving a threshold). So calibration never trades more flags for coverage on its own data.
 
 Measures as in `feedback.feedback_stats`: risk coverage = flagged (red/yellow) share of the
 revised/rejected paragraphs; adoption rate = revised/rejected share of the decided flagged ones.
@@ -375,8 +375,10 @@ def _choose(results: list[tuple[Candidate, Metrics]], current: Candidate, before
 
     def key(item: tuple[Candidate, Metrics]) -> tuple[float, ...]:
         c, m = item
-        return (m.risk_coverage or 0.0, m.adoption_rate or 0.0, -m.flagged,
-                m.pair_macro_f1 or 0.0, -c.distance(current))
+        # Undecided paragraphs say nothing about a candidate: fewer flags alone is no reason to
+        # move, so after coverage and adoption the smallest change wins.
+        return (m.risk_coverage or 0.0, m.adoption_rate or 0.0, -c.distance(current),
+                -m.flagged, m.pair_macro_f1 or 0.0)
 
     pool = [r for r in results if eligible(r[1])]
     return max(pool, key=key)
