@@ -119,23 +119,30 @@ def test_adding_one_paper_embeds_only_its_chunks(indexed: Path, tmp_path: Path,
                                                  shared_corpora: Path) -> None:
     corpus = tmp_path / "c"
     shutil.copytree(indexed, corpus)
-    pdf = shared_corpora / "pdfs" / "sp__map-reduce.pdf"
-    result = run_cli("ingest", str(pdf), "--corpus", str(corpus), "-f", "json", "-q")
-    assert result.exit_code == 0, result.stderr
     with sv.open_store(corpus, read_only=True) as store:
-        new = store.scalar("SELECT count(*) FROM chunks WHERE paper_id IN (SELECT paper_id FROM"
-                           " versions WHERE source_path LIKE '%map-reduce%')")
-        rows = store.scalar("SELECT count(*) FROM dense_rows")
+        before = dict(store.execute("SELECT chunk_id, row_id FROM dense_rows").fetchall())
+    pdf = shared_corpora / "pdfs" / "sp__map-reduce.pdf"
+    result = run_cli("ingest", str(pdf), "--corpus", str(corpus), "--no-index", "-q")
+    assert result.exit_code == 0, result.stderr
+    indexed_now = run_cli("index", "--corpus", str(corpus), "-f", "json")
+    assert indexed_now.exit_code == 0, indexed_now.stderr
+    report = json.loads(indexed_now.stdout)[0]
+    with sv.open_store(corpus, read_only=True) as store:
+        new = {r[0] for r in store.execute(
+            "SELECT chunk_id FROM chunks WHERE paper_id IN (SELECT paper_id FROM versions"
+            " WHERE source_path LIKE '%map-reduce%')").fetchall()}
+        after = dict(store.execute("SELECT chunk_id, row_id FROM dense_rows").fetchall())
         total = store.scalar("SELECT count(*) FROM chunks")
-    assert new > 10 and rows == total
+    # Exactly the new paper's chunks were embedded; every earlier chunk kept its row.
+    assert len(new) > 10 and report["embedded"] == len(new) and report["removed"] == 0
+    assert set(after) - set(before) == new and len(after) == total
+    assert all(after[c] == row for c, row in before.items())
     again = run_cli("index", "--corpus", str(corpus), "-f", "json")
     assert json.loads(again.stdout)[0]["embedded"] == 0
-    with sv.open_store(corpus) as store:
-        # Only the new paper's chunks were embedded by that ingest: the earlier rows kept ids.
-        max_old = store.scalar("SELECT max(row_id) FROM dense_rows d JOIN chunks c USING"
-                               " (chunk_id) WHERE c.paper_id NOT IN (SELECT paper_id FROM versions"
-                               " WHERE source_path LIKE '%map-reduce%')")
-        assert max_old < total - new
+    with sv.open_store(corpus, read_only=True) as store:
+        hits = sv.search("MapReduce programming model", store=store,
+                         settings=sv.load_settings(corpus=corpus), k=3)
+    assert hits.hits[0].chunk_id in new  # the new paper is searchable in both indexes
 
 
 def test_model_mismatch_names_the_rebuild_command(indexed: Path, tmp_path: Path) -> None:
@@ -150,6 +157,24 @@ def test_model_mismatch_names_the_rebuild_command(indexed: Path, tmp_path: Path)
     assert "sciverify index --rebuild" in result.stderr
     with sv.open_store(corpus) as store, pytest.raises(StaleIndex):
         sv.build_index(store=store, settings=sv.load_settings(corpus=corpus))
+
+
+def test_stale_lexical_index_is_rebuilt_without_re_embedding(indexed: Path,
+                                                              tmp_path: Path) -> None:
+    corpus = tmp_path / "c"
+    shutil.copytree(indexed, corpus)
+    manifest = corpus / "index" / "manifest.json"
+    data = json.loads(manifest.read_text())
+    data["bm25"]["fingerprint"] = "sciverify-index/0 bm25 fields=body"  # an older format
+    manifest.write_text(json.dumps(data))
+    result = run_cli("search", "seal", "--corpus", str(corpus))
+    assert result.exit_code == 3
+    assert "sciverify index --corpus" in result.stderr and "--rebuild" not in result.stderr
+    again = run_cli("index", "--corpus", str(corpus), "-f", "json")
+    assert again.exit_code == 0, again.stderr
+    assert json.loads(again.stdout)[0]["embedded"] == 0
+    found = run_cli("search", "seal", "--corpus", str(corpus), "-f", "json", "--mode", "bm25")
+    assert found.exit_code == 0 and json.loads(found.stdout)
 
 
 def test_search_without_index_says_how_to_build_it(tmp_path: Path) -> None:

@@ -215,11 +215,16 @@ def retrieve(query: str, idx: _Indexes, *, mode: Mode, fusion: Fusion, depth: in
         # Every candidate from either list gets its real BM25 and its exact cosine, so a chunk
         # found by one retriever is not scored as absent by the other (SciFact train: 0.743 vs
         # 0.716 for RRF; benchmarks/retrieval_research.py).
-        candidates = sorted({c for c, _ in lexical} | {c for c, _ in dense})
-        rows = [idx.chunk_to_row[c] for c in candidates if c in idx.chunk_to_row]
-        exact_cos = dict(zip((c for c in candidates if c in idx.chunk_to_row),
-                             idx.dense.score_rows(vector, rows).tolist(), strict=True))
-        exact_bm25 = idx.bm25.score_chunks(query, candidates)
+        # Each list already holds its own exact scores; only the other list's candidates are
+        # scored, and the dense side by one matrix product over their stored vectors.
+        in_dense = {c for c, _ in dense}
+        lexical_only = [c for c, _ in lexical if c not in in_dense and c in idx.chunk_to_row]
+        exact_cos = dict(dense)
+        exact_cos.update(zip(lexical_only, idx.dense.score_rows(
+            vector, [idx.chunk_to_row[c] for c in lexical_only]).tolist(), strict=True))
+        in_lexical = {c for c, _ in lexical}
+        exact_bm25 = dict(lexical)
+        exact_bm25.update(idx.bm25.score_chunks(query, [c for c in in_dense if c not in in_lexical]))
         fused = fuse.hybrid_fusion(lexical, dense, dense_weight=cfg.dense_weight,
                                    dense_exact=exact_cos, lexical_exact=exact_bm25)
         return fused, lex_ranks, dense_ranks

@@ -77,7 +77,7 @@ def _embedder_cache(model: str | None, batch_size: int) -> Any:
 
 def fingerprints(settings: Any, model_id: str) -> dict[str, str]:
     return {
-        "bm25": f"{INDEX_FORMAT} bm25 en_stem fields=title,section,text,body",
+        "bm25": f"{INDEX_FORMAT} bm25 en_stem fields=title,section,text,body,window window=1",
         "dense": f"{INDEX_FORMAT} dense model={model_id} normalised ip recipe={PASSAGE_RECIPE}",
     }
 
@@ -128,14 +128,17 @@ def build_index(*, store: Any, settings: Any, progress: Progress = NO_PROGRESS,
     prints = fingerprints(settings, embedder.model_id)
     manifest = read_manifest(index_dir)
     if manifest and not rebuild:
-        for name in ("bm25", "dense"):
-            old = manifest.get(name, {}).get("fingerprint")
-            if old != prints[name]:
-                raise StaleIndex(
-                    f"the {name} index was built with other settings ({old}); "
-                    f"current settings need ({prints[name]})",
-                    path=index_dir, hint=_rebuild_hint(settings),
-                )
+        old = manifest.get("dense", {}).get("fingerprint")
+        if old != prints["dense"]:
+            raise StaleIndex(
+                f"the dense index was built with other settings ({old}); "
+                f"current settings need ({prints['dense']})",
+                path=index_dir, hint=_rebuild_hint(settings),
+            )
+    # The lexical index is cheap to rebuild from the store and holds nothing else, so an older
+    # format is rebuilt here without re-embedding anything.
+    lexical_stale = manifest is not None and not rebuild and (
+        manifest.get("bm25", {}).get("fingerprint") != prints["bm25"])
     dense_path = index_dir / DENSE_FILE
     if rebuild or manifest is None:
         with store.transaction() as conn:
@@ -154,7 +157,8 @@ def build_index(*, store: Any, settings: Any, progress: Progress = NO_PROGRESS,
     stale = [cid for cid, (h, _row) in indexed.items() if current.get(cid, (None,))[0] != h]
     fresh = sorted(cid for cid, (h, _p) in current.items() if indexed.get(cid, (None,))[0] != h)
     # chunk ids start with their paper id, which never contains a colon.
-    touched_papers = sorted({current[c][1] for c in fresh} | {c.split(":", 1)[0] for c in stale})
+    touched_papers = sorted({current[c][1] for c in fresh} | {c.split(":", 1)[0] for c in stale}
+                            | ({p for _h, p in current.values()} if lexical_stale else set()))
     dense = (DenseIndex.load(dense_path, hnsw_threshold=settings.index.hnsw_threshold)
              if dense_path.exists() else DenseIndex(embedder.dim,
                                                     hnsw_threshold=settings.index.hnsw_threshold))
@@ -186,12 +190,14 @@ def build_index(*, store: Any, settings: Any, progress: Progress = NO_PROGRESS,
         dense.add(vectors, row_ids)
     # BM25: replace every chunk of the papers that changed (deleted chunks go with them).
     lexical_dir = index_dir / LEXICAL_DIR
+    lexical_ids = _all_chunks_of(store, touched_papers, meta)
+    windows = neighbour_windows([meta[c] for c in lexical_ids])
     docs = [Bm25Doc(chunk_id=c, paper_id=meta[c]["paper_id"], text=meta[c]["text"],
                     title=meta[c]["title"] or "", section=meta[c]["section"],
                     year=meta[c]["year"], evidence_type=meta[c]["evidence_type"],
-                    kind=meta[c]["kind"], venue=meta[c]["venue"] or "")
-            for c in _all_chunks_of(store, touched_papers, meta)]
-    if rebuild or manifest is None:
+                    kind=meta[c]["kind"], venue=meta[c]["venue"] or "", window=windows[c])
+            for c in lexical_ids]
+    if rebuild or manifest is None or lexical_stale:
         build_bm25(lexical_dir, docs, rebuild=True)
     else:
         if touched_papers:
@@ -219,11 +225,30 @@ def build_index(*, store: Any, settings: Any, progress: Progress = NO_PROGRESS,
                        embedder.model_id, embedder.dim)
 
 
+def neighbour_windows(chunks: list[dict[str, Any]]) -> dict[str, str]:
+    """Each chunk's text joined with the previous and next chunk of its section (BM25 `window`).
+
+    `chunks` are rows with chunk_id, paper_id, section_ordinal, ordinal and text; a chunk whose
+    neighbours are not among them gets only the neighbours that are.
+    """
+    sections: dict[tuple[str, Any, str], list[dict[str, Any]]] = {}
+    for row in chunks:
+        key = (row["paper_id"], row["section_ordinal"], row["section"])
+        sections.setdefault(key, []).append(row)
+    windows: dict[str, str] = {}
+    for rows in sections.values():
+        rows.sort(key=lambda r: r["ordinal"])
+        for i, row in enumerate(rows):
+            windows[row["chunk_id"]] = "\n\n".join(r["text"] for r in rows[max(0, i - 1) : i + 2])
+    return windows
+
+
 def _chunk_meta(store: Any, chunk_ids: list[str]) -> dict[str, dict[str, Any]]:
     if not chunk_ids:
         return {}
     rows = store.rows(
-        "SELECT c.chunk_id, c.paper_id, c.text, c.section, c.evidence_type, c.kind,"
+        "SELECT c.chunk_id, c.paper_id, c.section_ordinal, c.ordinal, c.text, c.section,"
+        " c.evidence_type, c.kind,"
         " w.title, w.year, w.venue FROM chunks c JOIN works w USING (paper_id)"
         " WHERE c.chunk_id IN (SELECT unnest(?))",
         [chunk_ids],
@@ -251,9 +276,12 @@ def check_fresh(store: Any, settings: Any, model_id: str) -> dict[str, Any]:
     prints = fingerprints(settings, model_id)
     for name in ("bm25", "dense"):
         if manifest.get(name, {}).get("fingerprint") != prints[name]:
+            # `index` rebuilds a stale lexical index by itself; a stale dense one needs --rebuild.
+            hint = (_rebuild_hint(settings) if name == "dense"
+                    else f"run: sciverify index --corpus {settings.corpus}")
             raise StaleIndex(
                 f"the {name} index was built with other settings than the current ones",
-                path=settings.index_dir, hint=_rebuild_hint(settings),
+                path=settings.index_dir, hint=hint,
             )
     stored = store.scalar("SELECT count(*) FROM chunks")
     unindexed = store.scalar(
