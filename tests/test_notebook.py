@@ -127,6 +127,19 @@ def test_example_notebook_runs_headless() -> None:
     assert not [o for o in outputs if o.get("output_type") == "error"]
     html = "".join(o.get("data", {}).get("text/html", "") for o in outputs)
     assert html.count('<section class="para risk-') == 2
-    assert '<li class="hit"' in html
+    assert '<li class="hit"' in html and "<h4>Direct findings</h4>" in html
     stats = "".join(o.get("data", {}).get("text/plain", "") for o in outputs)
     assert "'decisions': 2" in stats and "'risk_coverage': 1.0" in stats
+
+
+def test_answer_renders_parts_and_citations(small_corpus: Path) -> None:
+    settings = sv.load_settings(corpus=small_corpus)
+    question = "What is the risk of bleeding with heparin in trauma patients? <b>now</b>"
+    with sv.open_store(small_corpus, read_only=True) as store:
+        answer = sv.ask(question, store=store, settings=settings)
+    html = answer._repr_html_()
+    for title in ("Direct findings", "Synthesis", "Insufficient evidence"):
+        assert f"<h4>{title}</h4>" in html
+    assert "&lt;b&gt;now&lt;/b&gt;" in html and "<b>now" not in html
+    assert answer.direct and html.count('<li class="statement') == len(answer.statements)
+    assert answer.direct[0].citations[0] in html and "#page=" in html

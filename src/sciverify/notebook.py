@@ -1,8 +1,8 @@
-"""Results in Jupyter: HTML cells for verify and search results, and decisions stored from a notebook.
+"""Results in Jupyter: HTML cells for verify, search and ask results, and decisions stored from a notebook.
 
-`VerifyResult._repr_html_` and `SearchResults._repr_html_` call the functions here, so a result
-left as the last expression of a cell renders as one coloured cell per paragraph (cards,
-evidence, page links), or as a list of hits. `decide` stores an accept / revise / reject decision
+`VerifyResult._repr_html_`, `SearchResults._repr_html_` and `Answer._repr_html_` call the
+functions here, so a result left as the last expression of a cell renders as one coloured cell
+per paragraph (cards, evidence, page links), a list of hits, or a cited answer. `decide` stores an accept / revise / reject decision
 in the corpus's `feedback` table, exactly where `sciverify feedback import` puts the HTML report's
 decisions, so `sciverify feedback stats` and `sciverify calibrate` see both. `decision_widget`
 adds ipywidgets buttons when ipywidgets is installed (optional; `pip install ipywidgets`).
@@ -112,18 +112,35 @@ def search_results_html(results: Any) -> str:
 
 
 def answer_html(answer: Any) -> str:
-    """Hook for `sciverify.ask`'s Answer: its text escaped, under a heading per part.
-
-    The ask module is written separately; this renders any object with a `to_json()` (or
-    dataclass fields) generically until a dedicated layout exists.
-    """
-    import dataclasses
-
-    data = answer.to_json() if hasattr(answer, "to_json") else (
-        dataclasses.asdict(answer) if dataclasses.is_dataclass(answer) else {"answer": str(answer)})
-    import json
-
-    return _wrap(f'<pre class="text">{_e(json.dumps(data, indent=2, default=str))}</pre>')
+    """An `ask` Answer as notebook HTML: direct findings, synthesis and insufficient evidence,
+    each statement with its check status and its citations (page, link to the PDF)."""
+    where = {e.chunk_id: e for e in answer.evidence}
+    parts = []
+    for title, statements in (("Direct findings", answer.direct), ("Synthesis", answer.synthesis)):
+        items = []
+        for s in statements:
+            cites = []
+            for i, chunk_id in enumerate(s.citations):
+                ev = where.get(chunk_id)
+                page = s.pages[i] if i < len(s.pages) else (ev.page if ev else None)
+                link = pdf_link(ev.source if ev else None, page)
+                label = f"{_e(chunk_id)}" + (f", page {_e(page)}" if page else "")
+                cites.append(f'<a class="pdf" href="{_e(link)}" target="_blank" rel="noopener">'
+                             f'{label}</a>' if link else f'<span class="chunk">{label}</span>')
+            note = f' <span class="finding">{_e(s.finding)}</span>' if s.finding else ""
+            items.append(f'<li class="statement status-{_e(s.status)}"><span class="badge status">'
+                         f'{_e(s.status)}</span>{note} {_e(s.shown)}'
+                         f'<div class="where">{" · ".join(cites)}</div></li>')
+        body = f'<ul class="statements">{"".join(items)}</ul>' if items else "<p>None.</p>"
+        parts.append(f"<h4>{title}</h4>{body}")
+    gaps = "".join(f'<li>{_e(g.text)}' + (f' <span class="keyword">search: '
+                                            f'{_e(", ".join(g.search_terms))}</span>'
+                                            if g.search_terms else "") + "</li>"
+                   for g in answer.insufficient)
+    parts.append(f'<h4>Insufficient evidence</h4>{f"<ul>{gaps}</ul>" if gaps else "<p>None.</p>"}')
+    head = (f'<p class="sv-facts">question <code>{_e(answer.question)}</code> · '
+            f'{_e(answer.mode)} · run <code>{_e(answer.run_id or "not logged")}</code></p>')
+    return _wrap(head + "".join(parts))
 
 
 # -- decisions --------------------------------------------------------------------------------

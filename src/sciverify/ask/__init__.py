@@ -117,6 +117,11 @@ class Answer:
         data["evidence"] = [asdict(e) | {"marker": e.marker} for e in self.evidence]
         return data
 
+    def _repr_html_(self) -> str:
+        from sciverify.notebook import answer_html
+
+        return answer_html(self)
+
 
 def ask(
     question: str,
