@@ -33,9 +33,9 @@ def _hermetic(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
             monkeypatch.delenv(key, raising=False)
 
 
-# Two short sample papers, ingested once per session: the notebook, MCP and calibrate tests
-# share them (read-only use, or a copy per test that writes).
-SMALL_CORPUS_PDFS = ("cer__test1_jtmo2010_dvt_prophylaxis.pdf", "cer__example2_bmc_hsr2014.pdf")
+# The shortest sample paper (4 pages), ingested once per session: the notebook, MCP and
+# calibrate tests share it (read-only use, or a copy per test that writes).
+SMALL_CORPUS_PDFS = ("cer__test1_jtmo2010_dvt_prophylaxis.pdf",)
 
 
 @pytest.fixture(scope="session")
