@@ -44,7 +44,8 @@ PAIRS = [
 
 
 @pytest.fixture(scope="module")
-def decided(small_corpus: Path, tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, str]]:
+def decided(small_corpus: Path,
+            tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, tuple]]:
     """A corpus with one logged run of DRAFT and a reviewer's decisions: the contradicted
     paragraph rejected, everything else (the yellow one too) accepted as written."""
     corpus = tmp_path_factory.mktemp("cal") / "corpus"
@@ -60,7 +61,7 @@ def decided(small_corpus: Path, tmp_path_factory: pytest.TempPathFactory) -> tup
 
 
 def test_calibrate_improves_adoption_without_losing_coverage_or_adding_flags(
-        decided: tuple[Path, dict[str, str]]) -> None:
+        decided: tuple[Path, dict[str, tuple]]) -> None:
     corpus, risks = decided
     hedge = next(v for v in risks.values() if "proves that" in v[2])
     assert hedge[0] == "yellow" and hedge[1] < 0.55  # accepted, so the flag was not needed
@@ -80,7 +81,7 @@ def test_calibrate_improves_adoption_without_losing_coverage_or_adding_flags(
 
 
 def test_calibrate_writes_only_with_write_and_shows_the_diff(
-        decided: tuple[Path, dict[str, str]], tmp_path: Path,
+        decided: tuple[Path, dict[str, tuple]], tmp_path: Path,
         monkeypatch: pytest.MonkeyPatch) -> None:
     corpus, _ = decided
     monkeypatch.chdir(tmp_path)

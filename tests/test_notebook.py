@@ -28,7 +28,8 @@ calculated rate of 12.8%.
 
 
 @pytest.fixture(scope="module")
-def verified(small_corpus: Path, tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, VerifyResult]:
+def verified(small_corpus: Path,
+             tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, VerifyResult]:
     corpus = tmp_path_factory.mktemp("nb") / "corpus"
     shutil.copytree(small_corpus, corpus)
     settings = sv.load_settings(corpus=corpus)
@@ -38,7 +39,8 @@ def verified(small_corpus: Path, tmp_path_factory: pytest.TempPathFactory) -> tu
     return corpus, result
 
 
-def test_verify_result_renders_one_coloured_cell_per_paragraph(verified: tuple[Path, VerifyResult]) -> None:
+def test_verify_result_renders_one_coloured_cell_per_paragraph(
+        verified: tuple[Path, VerifyResult]) -> None:
     _, result = verified
     html = result._repr_html_()
     assert html.count('<section class="para risk-') == len(result.paragraphs) == 2
@@ -59,7 +61,8 @@ def test_untrusted_text_is_escaped() -> None:
                 claim=EVIL, keyword=EVIL, evidence=(ev,), suggested_action=EVIL)
     para = ParagraphResult(paragraph_id="p_001", section=EVIL, type="result", risk="red",
                            risk_score=0.9, span=(0, 1), text=EVIL, cards=(card,))
-    html = VerifyResult(draft=EVIL, draft_sha256="0" * 64, paragraphs=(para,), summary={})._repr_html_()
+    result = VerifyResult(draft=EVIL, draft_sha256="0" * 64, paragraphs=(para,), summary={})
+    html = result._repr_html_()
     assert "<script" not in html and "<img" not in html
     assert "&lt;script&gt;" in html
     assert 'href="file:///tmp/a.pdf#page=3"' in html

@@ -9,7 +9,8 @@ cached, so the model runs once per pair) and the paragraphs coloured. A candidat
 when it keeps or improves risk coverage with no more red/yellow paragraphs than the current
 settings (and, with labelled pairs, keeps their macro-F1 within `pair_tolerance`); the best
 eligible one has the highest coverage, then adoption rate, then the smallest change (the
-paragraphs nobody decided are no evidence for moving a threshold). So calibration never trades more flags for coverage on its own data.
+paragraphs nobody decided are no evidence for moving a threshold). So calibration never trades
+more flags for coverage on its own data.
 
 Measures as in `feedback.feedback_stats`: risk coverage = flagged (red/yellow) share of the
 revised/rejected paragraphs; adoption rate = revised/rejected share of the decided flagged ones.

@@ -1,11 +1,12 @@
-"""Results in Jupyter: HTML cells for verify, search and ask results, and decisions stored from a notebook.
+"""Results in Jupyter: HTML cells for verify, search and ask results; decisions from a notebook.
 
 `VerifyResult._repr_html_`, `SearchResults._repr_html_` and `Answer._repr_html_` call the
 functions here, so a result left as the last expression of a cell renders as one coloured cell
-per paragraph (cards, evidence, page links), a list of hits, or a cited answer. `decide` stores an accept / revise / reject decision
-in the corpus's `feedback` table, exactly where `sciverify feedback import` puts the HTML report's
-decisions, so `sciverify feedback stats` and `sciverify calibrate` see both. `decision_widget`
-adds ipywidgets buttons when ipywidgets is installed (optional; `pip install ipywidgets`).
+per paragraph (cards, evidence, page links), a list of hits, or a cited answer. `decide` stores
+an accept / revise / reject decision in the corpus's `feedback` table, exactly where
+`sciverify feedback import` puts the HTML report's decisions, so `sciverify feedback stats` and
+`sciverify calibrate` see both. `decision_widget` adds ipywidgets buttons when ipywidgets is
+installed (optional; `pip install ipywidgets`).
 
 Every text that comes from a draft or a PDF is escaped; the cells carry no script, so they
 render the same in a trusted or untrusted notebook and in nbconvert's HTML.
@@ -171,8 +172,9 @@ def decide(result: VerifyResult, paragraph_id: str, decision: str, *, note: str 
     paragraph = next((p for p in result.paragraphs if p.paragraph_id == paragraph_id), None)
     if paragraph is None:
         known = ", ".join(p.paragraph_id for p in result.paragraphs[:8])
+        more = ", ..." if len(result.paragraphs) > 8 else ""
         raise InputError(f"no paragraph {paragraph_id!r} in this result",
-                         hint=f"paragraph ids are {known}{', ...' if len(result.paragraphs) > 8 else ''}")
+                         hint=f"paragraph ids are {known}{more}")
     if decision not in DECISIONS:
         raise InputError(f"unknown decision {decision!r}",
                          hint=f"use one of {', '.join(DECISIONS)}")

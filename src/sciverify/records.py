@@ -285,7 +285,9 @@ class VerifyResult:
 
         return verify_result_html(self)
 
-    def decide(self, paragraph_id: str, decision: str, *, note: str = "", store: Any = None) -> None:
+    def decide(
+        self, paragraph_id: str, decision: str, *, note: str = "", store: Any = None
+    ) -> None:
         """Store accept / revise / reject for one paragraph in the corpus (see notebook.decide)."""
         from sciverify.notebook import decide
 
