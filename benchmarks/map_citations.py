@@ -39,10 +39,11 @@ def main(argv: list[str] | None = None) -> int:
         print(f"     matched:   {titles.get(r['matched_paper_id'])}")
     print("\n== candidate misses (reference holds >= 60% of a corpus title's words) ==")
     words = {p: [w for w in normalise_title(t).split() if len(w) > 3] for p, t in titles.items()}
+    linked = {(r["paper_id"], r["matched_paper_id"]) for r in edges}
     for r in refs:
         ref_words = set(normalise_title(r["raw"]).split())
         for p, ws in words.items():
-            if p == r["paper_id"] or len(ws) < 2 or p == r["matched_paper_id"]:
+            if p == r["paper_id"] or len(ws) < 2 or (r["paper_id"], p) in linked:
                 continue
             share = sum(w in ref_words for w in ws) / len(ws)
             if share >= 0.6:

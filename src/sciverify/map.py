@@ -231,9 +231,13 @@ def _cluster(paper_ids: list[str], edges: list[MapEdge]) -> tuple[dict[str, int]
 
     graph = nx.Graph()
     graph.add_nodes_from(paper_ids)
+    # Every paper has k semantic neighbours however unrelated; only similarity above the median
+    # neighbour similarity counts, so a paper with no real neighbours stays on its own.
+    sims = sorted(e.weight for e in edges if e.kind == "semantic")
+    floor = sims[len(sims) // 2] if sims else 0.0
     for e in edges:
         strength = KIND_WEIGHT[e.kind] * (
-            max(e.weight, 0.0) if e.kind == "semantic"
+            max(e.weight - floor, 0.0) / max(1.0 - floor, 1e-6) if e.kind == "semantic"
             else min(e.weight / 5.0, 1.0) if e.kind == "shared_evidence" else 1.0)
         if strength <= 0 or e.src == e.dst:
             continue
@@ -248,26 +252,39 @@ def _cluster(paper_ids: list[str], edges: list[MapEdge]) -> tuple[dict[str, int]
     return membership, {p: rank.get(p, 0.0) / top for p in paper_ids}, graph
 
 
+# Words of abstracts in general (structured-abstract headings, reporting verbs), not of a topic.
+_GENERIC = frozenset("""background conclusion conclusions objective objectives aim aims purpose
+    methods design setting findings showed show found find present presents presented propose
+    proposed paper article work studies report reported basis develop developed provide provides
+    consider considered through further well known first second however here thus therefore
+    significant significantly important including include includes number total various""".split())
 _TERM = re.compile(r"[a-z][a-z0-9\-]{2,}")
 
 
-def _terms(text: str) -> set[str]:
+def _terms(text: str, *, bigrams: bool) -> set[str]:
     words = [w.strip("-") for w in _TERM.findall(text.lower())]
-    words = [w for w in words if w not in STOPWORDS and len(w) > 2]
-    return set(words) | {f"{a} {b}" for a, b in zip(words, words[1:], strict=False)}
+    words = [w for w in words if w not in STOPWORDS and w not in _GENERIC and len(w) > 2]
+    pairs = {f"{a} {b}" for a, b in zip(words, words[1:], strict=False)} if bigrams else set()
+    return set(words) | pairs
 
 
 def _labels(works: dict[str, Any], members: dict[int, list[str]]) -> dict[int, tuple[str, ...]]:
-    """Each cluster's most distinctive terms of titles and abstracts (class-based TF-IDF)."""
-    terms = {p: _terms(f"{w['title'] or ''}. {(w['abstract'] or '')[:3000]}")
+    """Each cluster's most distinctive terms of titles and abstracts: how common a term is in the
+    cluster, times how much of its use falls in the cluster, times its rarity; title terms (and
+    title bigrams) weigh more, so a cluster of one or two papers is named by its titles."""
+    titled = {p: _terms(w["title"] or "", bigrams=True) for p, w in works.items()}
+    terms = {p: titled[p] | _terms((w["abstract"] or "")[:3000], bigrams=False)
              for p, w in works.items()}
     df = Counter(t for ts in terms.values() for t in ts)
     n = len(works)
     labels = {}
     for c, ids in members.items():
         tf = Counter(t for p in ids for t in terms[p])
-        scored = sorted(((count / len(ids)) * math.log(n / df[t]), t) for t, count in tf.items()
-                        if count >= min(2, len(ids)) and df[t] < n)
+        in_titles = Counter(t for p in ids for t in titled[p])
+        need = 1 if len(ids) <= 2 else 2
+        scored = [((count / len(ids)) * (count / df[t]) * math.log(1 + n / df[t])
+                   * (1 + in_titles[t] / len(ids)), t)
+                  for t, count in tf.items() if count >= need and (df[t] < n or n == 1)]
         picked: list[str] = []
         for _score, term in sorted(scored, key=lambda x: (-x[0], x[1])):
             if any(term in p or p in term for p in picked):
@@ -330,7 +347,7 @@ def _missing(store: Any, view: set[str], min_cited: int = 2) -> list[MissingPape
     """References that several corpus papers cite but that resolve to no corpus paper."""
     rows = store.rows(
         "SELECT ref_key, list(DISTINCT paper_id ORDER BY paper_id) AS cited_by,"
-        " mode(title) AS title, mode(year) AS year, min(raw) AS example"
+        " arg_max(title, length(title)) AS title, mode(year) AS year, min(raw) AS example"
         " FROM map_references WHERE matched_paper_id IS NULL AND ref_key IS NOT NULL"
         " GROUP BY ref_key HAVING count(DISTINCT paper_id) >= ?"
         " ORDER BY count(DISTINCT paper_id) DESC, ref_key", [min_cited])
