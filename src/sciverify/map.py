@@ -90,6 +90,7 @@ class LiteratureMap:
     unread_central: list[str]
     missing: list[MissingPaper]
     focus: list[str] = field(default_factory=list)
+    titles: dict[str, str | None] = field(default_factory=dict)  # every corpus paper's title
     build: GraphReport | None = None
     seconds: dict[str, float] = field(default_factory=dict)
 
@@ -163,7 +164,8 @@ def map_corpus(*, store: Any, settings: Any, around: str | None = None, from_run
         clusters = [c for c in clusters if c.cluster in shown]
     timings["total"] = time.perf_counter() - started
     return LiteratureMap(papers, edges, clusters, bridges, unread[:top], missing,
-                         sorted(focus), report, {k_: round(v, 3) for k_, v in timings.items()})
+                         sorted(focus), {p: w["title"] for p, w in works.items()}, report,
+                         {k_: round(v, 3) for k_, v in timings.items()})
 
 
 def _focus(store: Any, works: dict[str, Any], edges: list[MapEdge], around: str | None,

@@ -28,7 +28,7 @@ def _short(text: str | None, limit: int = 90) -> str:
 
 def map_sections(m: LiteratureMap) -> list[tuple[str, list[dict[str, Any]]]]:
     """(title, rows) for each part of the map, for the row renderers."""
-    titles = {p.paper_id: p.title for p in m.papers}
+    titles = {**m.titles, **{p.paper_id: p.title for p in m.papers}}
     clusters = [{"cluster": c.cluster, "size": c.size, "label": ", ".join(c.label),
                  "central papers": "; ".join(f"{p} ({_short(titles.get(p), 50)})"
                                              for p in c.central),
