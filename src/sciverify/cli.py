@@ -725,7 +725,10 @@ def serve(
 def calibrate(
     corpus: CorpusOpt = None,
     pairs: Annotated[list[Path] | None, typer.Option(
-        help="Labelled pairs (JSONL premise/hypothesis/label) whose macro-F1 must hold.")] = None,
+        help="Labelled pairs whose macro-F1 must hold: JSONL premise/hypothesis/label, or a "
+             "shared data set's own format, as for eval entail (repeatable).")] = None,
+    pairs_limit: Annotated[int | None, typer.Option(
+        help="Only the first N pairs of each --pairs file.")] = None,
     bib: Annotated[list[Path] | None, typer.Option(
         help="BibTeX files for the drafts' [@key] citations (repeatable).")] = None,
     write: Annotated[bool, typer.Option(
@@ -744,7 +747,7 @@ def calibrate(
     for path in [*(pairs or []), *(bib or [])]:
         if not path.is_file():
             raise InputError("no such file", path=path, hint="check the --pairs / --bib path")
-    rows = [r for path in pairs or [] for r in load_pair_file(path)]
+    rows = [r for path in pairs or [] for r in _pair_rows(path, load_pair_file)[:pairs_limit]]
     settings = _settings(corpus)
     with api.open_store(settings.corpus, read_only=True) as store, cli_progress(quiet) as progress:
         result = run_calibrate(store=store, settings=settings, pairs=rows, bibs=bib or [],
