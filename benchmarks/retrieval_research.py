@@ -30,6 +30,7 @@ from sciverify.fusion import (
     rrf_fusion,
     zscore_fusion,
 )
+from sciverify.index import neighbour_windows
 from sciverify.index.bm25 import DEFAULT_FIELD_WEIGHTS, Bm25Doc, Bm25Index, build_bm25
 from sciverify.index.dense import DenseIndex, Embedder
 from sciverify.metrics import evaluate
@@ -199,6 +200,8 @@ BM25_VARIANTS: dict[str, dict[str, float]] = {
     "title + text as separate fields": {"title": 1.0, "text": 1.0},
     "one combined body field (title + text)": {"body": 1.0},
     "body + title x0.2": {"body": 1.0, "title": 0.2},
+    "window (title + chunk and its neighbours) + title x0.2": {"window": 1.0, "title": 0.2},
+    "window + body x0.2 + title x0.2": {"window": 1.0, "body": 0.2, "title": 0.2},
     "body + title x0.5": {"body": 1.0, "title": 0.5},
     "body + title x1.0": {"body": 1.0, "title": 1.0},
 }
@@ -497,10 +500,14 @@ def main(argv: list[str] | None = None) -> int:
     rows += hybrid_experiments(doc, queries, qrels, notes)
 
     # ---- chunk level: the product's unit; a paper scores by its best chunk
+    windows = neighbour_windows([
+        {"chunk_id": c.chunk_id, "paper_id": c.doc_id, "section_ordinal": 1, "section": "Abstract",
+         "ordinal": int(c.chunk_id.rsplit(":", 1)[1]), "text": c.text} for c in passages])
     bm25_chunk = build_index(
         args.out / "bm25_chunk",
         (
-            Bm25Doc(c.chunk_id, c.doc_id, c.text, title=c.title, section="Abstract")
+            Bm25Doc(c.chunk_id, c.doc_id, c.text, title=c.title, section="Abstract",
+                    window=windows[c.chunk_id])
             for c in passages
         ),
     )

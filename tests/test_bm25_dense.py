@@ -200,6 +200,39 @@ def test_embedder_shape_norm_and_id(embedded: tuple[Embedder, np.ndarray, np.nda
     assert np.allclose(embedder.encode_query("insulin"), embedder.encode_queries(["insulin"])[0])
 
 
+def test_numpy_query_encoder_matches_sentence_transformers(
+    scifact_docs: list[Bm25Doc], shared_corpora: Path
+) -> None:
+    queries = [
+        json.loads(line)["text"]
+        for line in (shared_corpora / "scifact" / "beir" / "queries.jsonl").open(encoding="utf-8")
+    ][:40]
+    # a long text (truncated at 256 word pieces), accents and symbols, a one-word query
+    queries += [scifact_docs[0].text * 3, "Naïve T-cells: IL-2 ≥ 5 ng/mL (p < 0.05)", "insulin"]
+    fast = Embedder().encode_queries(queries)
+    torch_side = Embedder(numpy_queries=False).encode_queries(queries)
+    assert fast.shape == torch_side.shape == (len(queries), 384)
+    assert np.abs(fast - torch_side).max() < 1e-5
+
+
+def test_numpy_query_encoder_refuses_other_model_shapes(tmp_path: Path) -> None:
+    from sciverify.index.dense import default_model_path
+    from sciverify.index.numpy_bert import NumpyBert
+
+    source = default_model_path()
+    assert NumpyBert.load(source) is not None
+    folder = tmp_path / "cls-pooled"
+    (folder / "1_Pooling").mkdir(parents=True)
+    for name in ("modules.json", "config.json", "sentence_bert_config.json", "tokenizer.json"):
+        (folder / name).write_bytes((source / name).read_bytes())
+    (folder / "model.safetensors").symlink_to(source / "model.safetensors")
+    pooling = json.loads((source / "1_Pooling" / "config.json").read_text())
+    (folder / "1_Pooling" / "config.json").write_text(
+        json.dumps(pooling | {"pooling_mode_mean_tokens": False, "pooling_mode_cls_token": True})
+    )
+    assert NumpyBert.load(folder) is None  # CLS pooling: sentence-transformers encodes these
+
+
 def _indexes(passages: np.ndarray) -> tuple[DenseIndex, DenseIndex]:
     rows = [1000 + i for i in range(len(passages))]
     flat = DenseIndex(passages.shape[1])

@@ -303,7 +303,7 @@ def _hydrate(store: Any, query: str, idx: _Indexes, ranked: list[tuple[str, floa
     hits = []
     for offset, (chunk_id, score) in enumerate((c, s) for c, s in ranked if c in by_id):
         r = by_id[chunk_id]
-        snippet, spans = make_snippet(r["text"], terms, idx.bm25.terms)
+        snippet, spans = make_snippet(r["text"], terms, idx.bm25.word_terms)
         hits.append(Hit(
             rank=start_rank + offset, score=round(float(score), 6), chunk_id=chunk_id,
             paper_id=r["paper_id"], title=r["title"], section=r["section"],

@@ -30,6 +30,7 @@ DEFAULT_FIELD_WEIGHTS: Mapping[str, float] = {"window": 1.0, "title": 0.2}
 _TEXT_FIELDS = ("title", "section", "text", "body", "window")
 _KEYWORD_FIELDS = ("chunk_id", "paper_id", "evidence_type", "kind", "venue")
 _WRITER_HEAP = 128_000_000
+_WORD_CACHE = 200_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -221,6 +222,7 @@ class Bm25Index:
         # Stored-document reads dominate a search; a searcher's addresses never change, so each
         # chunk id is read from the doc store once per searcher.
         self._ids: dict[tuple[int, int], str] = {}
+        self._word_terms: dict[str, list[str]] = {}
 
     @classmethod
     def open(cls, index_dir: Path) -> Bm25Index:
@@ -251,6 +253,15 @@ class Bm25Index:
     def terms(self, text: str) -> list[str]:
         """The index terms of `text`, in order, duplicates kept."""
         return [str(t) for t in self._analyzer.analyze(text)]
+
+    def word_terms(self, word: str) -> list[str]:
+        """`terms` of one word, memoised: snippets analyse every word of every hit."""
+        found = self._word_terms.get(word)
+        if found is None:
+            if len(self._word_terms) > _WORD_CACHE:
+                self._word_terms.clear()
+            found = self._word_terms[word] = self.terms(word)
+        return found
 
     def search(
         self,

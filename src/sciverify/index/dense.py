@@ -35,6 +35,7 @@ DEFAULT_EF_SEARCH = 128
 EXACT_ALLOWED_LIMIT = 50_000
 
 _MODELS: dict[tuple[str, str | None], Any] = {}
+_NUMPY_ENCODERS: dict[str, Any] = {}
 _MODELS_LOCK = threading.Lock()
 
 # Prompt names that sentence-transformers models use for the two sides of retrieval.
@@ -76,6 +77,7 @@ class Embedder:
             packaged all-MiniLM-L6-v2.
         device: "cpu", "cuda", ...; None lets torch choose (a GPU when it sees one).
         batch_size: texts per forward pass.
+        numpy_queries: encode queries in NumPy when the model's shape allows (CPU only).
 
     Example:
         >>> emb = Embedder()
@@ -84,11 +86,13 @@ class Embedder:
     """
 
     def __init__(
-        self, model: str | Path | None = None, *, device: str | None = None, batch_size: int = 32
+        self, model: str | Path | None = None, *, device: str | None = None, batch_size: int = 32,
+        numpy_queries: bool = True,
     ) -> None:
         self._source = str(model) if model is not None else None
         self._device = device
         self.batch_size = batch_size
+        self.numpy_queries = numpy_queries and device in (None, "cpu")
 
     @property
     def _location(self) -> str:
@@ -105,6 +109,10 @@ class Embedder:
 
     @property
     def dim(self) -> int:
+        fast = self._query_encoder() if self.numpy_queries else None
+        return int(fast.dim) if fast is not None else self._model_dim()
+
+    def _model_dim(self) -> int:
         model = self._model()
         getter = (
             getattr(model, "get_embedding_dimension", None)
@@ -140,9 +148,32 @@ class Embedder:
         prompts = getattr(self._model(), "prompts", None) or {}
         return next((name for name in candidates if prompts.get(name)), None)
 
+    def _query_encoder(self) -> Any:
+        """The NumPy encoder for this model's queries, or None when its shape needs torch."""
+        location = self._location
+        with _MODELS_LOCK:
+            if location not in _NUMPY_ENCODERS:
+                from sciverify.index.numpy_bert import NumpyBert
+
+                folder = Path(location)
+                _NUMPY_ENCODERS[location] = (
+                    NumpyBert.load(folder) if self.numpy_queries and folder.is_dir() else None
+                )
+            return _NUMPY_ENCODERS[location]
+
     def encode_queries(self, texts: Sequence[str], *, on_batch: OnBatch | None = None) -> Vectors:
-        """Normalised float32 query embeddings, one row per text."""
-        return self._encode(texts, self._prompt_name(_QUERY_PROMPTS), on_batch)
+        """Normalised float32 query embeddings, one row per text.
+
+        A BERT mean-pooling model (the default) encodes queries in NumPy (`numpy_bert`): the
+        same vectors without importing torch, so a search process starts and answers faster.
+        """
+        fast = self._query_encoder() if self.numpy_queries else None
+        if fast is None:
+            return self._encode(texts, self._prompt_name(_QUERY_PROMPTS), on_batch)
+        vectors: Vectors = fast.encode(texts)
+        if on_batch is not None:
+            on_batch(len(texts), len(texts))
+        return vectors
 
     def encode_passages(self, texts: Sequence[str], *, on_batch: OnBatch | None = None) -> Vectors:
         """Normalised float32 passage embeddings, one row per text."""
@@ -160,7 +191,7 @@ class Embedder:
 
         model = self._model()
         total = len(texts)
-        out = np.zeros((total, self.dim), dtype=np.float32)
+        out = np.zeros((total, self._model_dim()), dtype=np.float32)
         # Longest first, so each batch pads little and the progress counts stay honest.
         order = sorted(range(total), key=lambda i: -len(texts[i]))
         for start in range(0, total, self.batch_size):
