@@ -19,7 +19,7 @@ Paper ids in the store differ from BEIR doc ids: a work's current version keeps 
 `source_record_id` (the mapping `sciverify.evaluate.paper_runs` uses).
 
 Usage:
-    python benchmarks/ask_scifact.py [--corpus bench_out/scifact] [--limit N] [--fever 200]
+    python benchmarks/ask_scifact.py [--corpus bench_out/scifact] [--limit N] [--fever 100]
                                      [--out bench_out/ask_scifact.json]
 """
 
@@ -55,12 +55,16 @@ def citation_failures(answer: Any, chunks: dict[str, dict[str, Any]]) -> list[st
     return bad
 
 
+def relevant_of(q: dict[str, Any]) -> set[str]:
+    return set(q["relevant"])
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--corpus", type=Path, default=REPO / "bench_out" / "scifact")
     parser.add_argument("--corpora", type=Path, default=REPO.parent / "shared" / "corpora")
     parser.add_argument("--limit", type=int, default=None)
-    parser.add_argument("--fever", type=int, default=200, help="FEVER claims asked (0: none)")
+    parser.add_argument("--fever", type=int, default=100, help="FEVER claims asked (0: none)")
     parser.add_argument("--out", type=Path, default=None)
     args = parser.parse_args(argv)
 
@@ -101,9 +105,11 @@ def main(argv: list[str] | None = None) -> int:
                 "statements": len(answer.statements),
                 "seconds": answer.summary["seconds"]["total"],
             })
-            if n % 50 == 0:
+            if n % 50 == 0 or n == len(qids):
                 hits = sum(q["direct_hit"] for q in per_query)
-                print(f"{n}/{len(qids)} direct-hit {hits / n:.3f} "
+                top5 = sum(bool(set(q["papers"][:5]) & relevant_of(q)) for q in per_query)
+                print(f"{n}/{len(qids)} direct-hit {hits / n:.3f} hit@5 {top5 / n:.3f} "
+                      f"citation failures {len(failures)} "
                       f"({time.perf_counter() - started:.0f} s)", file=sys.stderr, flush=True)
         fever: list[dict[str, Any]] = []
         if args.fever:
