@@ -263,13 +263,11 @@ def synthesis(question: str, direct: list[Evidence], *, entailer: Any,
     """Agreement and disagreement between papers; a conflict is its own statement."""
     out: list[Statement] = []
     papers = list(dict.fromkeys(e.paper_id for e in direct))
-    found = stances(question, direct, entailer=entailer, cfg=cfg)
-    # A paper's stance: it supports when one of its findings does, else it contradicts when
-    # one does; so no paper stands on both sides.
-    side_of: dict[str, tuple[str, Evidence]] = {}
-    for e, st in zip(direct, found, strict=True):
-        if st and (e.paper_id not in side_of or st == "supports" != side_of[e.paper_id][0]):
-            side_of[e.paper_id] = (st, e)
+    # Each paper's best finding speaks for it, so no paper stands on both sides (and one
+    # model pass per paper keeps ask fast).
+    best = list({e.paper_id: e for e in reversed(direct)}.values())[::-1]
+    found = stances(question, best, entailer=entailer, cfg=cfg)
+    side_of = {e.paper_id: (st, e) for e, st in zip(best, found, strict=True) if st}
     for side in ("supports", "contradicts"):
         group = [e for st, e in side_of.values() if st == side]
         if group:
@@ -286,7 +284,7 @@ def synthesis(question: str, direct: list[Evidence], *, entailer: Any,
             ))
     pro = [e for st, e in side_of.values() if st == "supports"]
     con = [e for st, e in side_of.values() if st == "contradicts"]
-    pairs = conflicts(direct, entailer=entailer, cfg=cfg)
+    pairs = conflicts(best, entailer=entailer, cfg=cfg)
     if pro and con:
         pairs.insert(0, (pro[0], con[0], "one supports and one contradicts the statement "
                                          "asked about"))
