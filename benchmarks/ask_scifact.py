@@ -55,8 +55,41 @@ def citation_failures(answer: Any, chunks: dict[str, dict[str, Any]]) -> list[st
     return bad
 
 
-def relevant_of(q: dict[str, Any]) -> set[str]:
-    return set(q["relevant"])
+def quartiles(values: list[float]) -> list[float]:
+    return [round(v, 3) for v in statistics.quantiles(values, n=4)] if len(values) > 1 else values
+
+
+def summarise(per_query: list[dict[str, Any]], failures: list[str], checked: int
+              ) -> dict[str, Any]:
+    """The figures over the queries answered so far."""
+
+    def share(key: str) -> float:
+        return round(sum(bool(q[key]) for q in per_query) / len(per_query), 4)
+
+    def hit_at(k: int | None) -> float:
+        return round(sum(bool(set(q["papers"][:k]) & set(q["relevant"])) for q in per_query)
+                     / len(per_query), 4)
+
+    def recall_at(k: int | None) -> float:
+        return round(statistics.mean(len(set(q["papers"][:k]) & set(q["relevant"]))
+                                     / len(q["relevant"]) for q in per_query), 4)
+
+    return {
+        "queries": len(per_query),
+        "answer": {"direct_findings_cite_relevant": share("direct_hit"),
+                   "any_evidence_from_relevant": share("evidence_hit"),
+                   "answered": share("answered")},
+        "retrieval": {f"hit@{k or 'all'}": hit_at(k) for k in (1, 5, 10, None)}
+        | {f"recall@{k or 'all'}": recall_at(k) for k in (1, 5, 10, None)},
+        "citations": {"checked_answers": checked, "failures": len(failures),
+                      "examples": failures[:5]},
+        "gate": {
+            "in_scope_best_lexical_quartiles": quartiles([q["best_lexical"] for q in per_query]),
+            "in_scope_best_similarity_quartiles":
+                quartiles([q["best_similarity"] for q in per_query]),
+        },
+        "seconds_per_query": round(statistics.mean(q["seconds"] for q in per_query), 3),
+    }
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -106,11 +139,12 @@ def main(argv: list[str] | None = None) -> int:
                 "seconds": answer.summary["seconds"]["total"],
             })
             if n % 50 == 0 or n == len(qids):
-                hits = sum(q["direct_hit"] for q in per_query)
-                top5 = sum(bool(set(q["papers"][:5]) & relevant_of(q)) for q in per_query)
-                print(f"{n}/{len(qids)} direct-hit {hits / n:.3f} hit@5 {top5 / n:.3f} "
-                      f"citation failures {len(failures)} "
+                interim = summarise(per_query, failures, n)
+                print(f"{n}/{len(qids)} {json.dumps(interim['answer'])} "
+                      f"{json.dumps(interim['retrieval'])} citation failures {len(failures)} "
                       f"({time.perf_counter() - started:.0f} s)", file=sys.stderr, flush=True)
+                if args.out:
+                    args.out.write_text(json.dumps(interim | {"partial": True}, indent=1))
         fever: list[dict[str, Any]] = []
         if args.fever:
             lines = (args.corpora / "fever" / "paper_dev.jsonl").read_text().splitlines()
@@ -121,36 +155,7 @@ def main(argv: list[str] | None = None) -> int:
                               "best_lexical": answer.summary["best_lexical"],
                               "best_similarity": answer.summary["best_similarity"]})
 
-    def share(key: str) -> float:
-        return round(sum(bool(q[key]) for q in per_query) / len(per_query), 4)
-
-    def hit_at(k: int | None) -> float:
-        return round(sum(bool(set(q["papers"][:k]) & set(q["relevant"])) for q in per_query)
-                     / len(per_query), 4)
-
-    def recall_at(k: int | None) -> float:
-        return round(statistics.mean(len(set(q["papers"][:k]) & set(q["relevant"]))
-                                     / len(q["relevant"]) for q in per_query), 4)
-
-    def quartiles(values: list[float]) -> list[float]:
-        return [round(v, 3) for v in statistics.quantiles(values, n=4)] if len(values) > 1 else values
-
-    report = {
-        "queries": len(per_query),
-        "answer": {"direct_findings_cite_relevant": share("direct_hit"),
-                   "any_evidence_from_relevant": share("evidence_hit"),
-                   "answered": share("answered")},
-        "retrieval": {f"hit@{k or 'all'}": hit_at(k) for k in (1, 5, 10, None)}
-        | {f"recall@{k or 'all'}": recall_at(k) for k in (1, 5, 10, None)},
-        "citations": {"checked_answers": len(per_query) + len(fever),
-                      "failures": len(failures), "examples": failures[:5]},
-        "gate": {
-            "in_scope_best_lexical_quartiles": quartiles([q["best_lexical"] for q in per_query]),
-            "in_scope_best_similarity_quartiles":
-                quartiles([q["best_similarity"] for q in per_query]),
-        },
-        "seconds_per_query": round(statistics.mean(q["seconds"] for q in per_query), 3),
-    }
+    report = summarise(per_query, failures, len(per_query) + len(fever))
     if fever:
         report["out_of_scope"] = {
             "fever_claims": len(fever),
