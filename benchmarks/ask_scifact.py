@@ -121,6 +121,17 @@ def main(argv: list[str] | None = None) -> int:
             " JOIN versions v ON v.version_id = w.current_version_id").fetchall())
         chunks = {r["chunk_id"]: r for r in store.rows(
             "SELECT chunk_id, paper_id, page, text FROM chunks")}
+        fever: list[dict[str, Any]] = []
+        if args.fever:
+            lines = (args.corpora / "fever" / "paper_dev.jsonl").read_text().splitlines()
+            for line in lines[: args.fever]:
+                answer = sv.ask(json.loads(line)["claim"], store=store, settings=settings)
+                failures += citation_failures(answer, chunks)
+                fever.append({"claim": answer.question, "answered": answer.answered,
+                              "best_lexical": answer.summary["best_lexical"],
+                              "best_similarity": answer.summary["best_similarity"]})
+            print(f"FEVER: {sum(f['answered'] for f in fever)} of {len(fever)} answered",
+                  file=sys.stderr, flush=True)
         for n, qid in enumerate(qids, 1):
             answer = sv.ask(queries[qid], store=store, settings=settings)
             relevant = {d for d, g in qrels[qid].items() if g > 0}
@@ -147,17 +158,10 @@ def main(argv: list[str] | None = None) -> int:
                       f"{json.dumps(interim['retrieval'])} citation failures {len(failures)} "
                       f"({time.perf_counter() - started:.0f} s)", file=sys.stderr, flush=True)
                 if args.out:
-                    args.out.write_text(json.dumps(interim | {"partial": True}, indent=1))
-        fever: list[dict[str, Any]] = []
-        if args.fever:
-            lines = (args.corpora / "fever" / "paper_dev.jsonl").read_text().splitlines()
-            for line in lines[: args.fever]:
-                answer = sv.ask(json.loads(line)["claim"], store=store, settings=settings)
-                failures += citation_failures(answer, chunks)
-                fever.append({"claim": answer.question, "answered": answer.answered,
-                              "best_lexical": answer.summary["best_lexical"],
-                              "best_similarity": answer.summary["best_similarity"]})
-
+                    fever_answered = sum(f["answered"] for f in fever)
+                    args.out.write_text(json.dumps(interim | {
+                        "partial": True, "fever_answered": f"{fever_answered} of {len(fever)}",
+                    }, indent=1))
     report = summarise(per_query, failures, len(per_query) + len(fever))
     if fever:
         report["out_of_scope"] = {
