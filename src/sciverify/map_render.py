@@ -112,33 +112,9 @@ def layout(m: LiteratureMap) -> dict[str, tuple[float, float]]:
         a, b = sorted((of[e.src], of[e.dst]))
         if a != b:
             link[(a, b)] = link.get((a, b), 0.0) + 1.0
-    radius = {c: 12.0 * math.sqrt(len(members[c])) + 8 for c in ids}
+    centres = _force_layout(ids, [12.0 * math.sqrt(len(members[c])) + 8 for c in ids], link)
     golden = math.pi * (3 - math.sqrt(5))
-    pos = {c: [math.cos(i * golden) * 40 * math.sqrt(i + 1), math.sin(i * golden) * 40 *
-               math.sqrt(i + 1)] for i, c in enumerate(ids)}
-    steps = min(200, max(20, 2_000_000 // max(len(ids) ** 2, 1)))
-    for step in range(steps):
-        cool = 1.0 - step / steps
-        move = {c: [0.0, 0.0] for c in ids}
-        for i, a in enumerate(ids):
-            for b in ids[i + 1:]:
-                dx, dy = pos[a][0] - pos[b][0], pos[a][1] - pos[b][1]
-                dist = math.hypot(dx, dy) or 0.01
-                want = radius[a] + radius[b] + 10
-                push = (want * want / dist) * 0.05 if dist < 3 * want else 0.0
-                pull = math.log1p(link.get((a, b), 0.0)) * dist * 0.002
-                f = push - pull
-                move[a][0] += dx / dist * f
-                move[a][1] += dy / dist * f
-                move[b][0] -= dx / dist * f
-                move[b][1] -= dy / dist * f
-        for c in ids:
-            move[c][0] -= pos[c][0] * 0.01  # gravity keeps loose clusters near the middle
-            move[c][1] -= pos[c][1] * 0.01
-            length = math.hypot(*move[c]) or 1.0
-            limit = 20 * cool + 0.5
-            pos[c][0] += move[c][0] / length * min(length, limit)
-            pos[c][1] += move[c][1] / length * min(length, limit)
+    pos = {c: centres[i] for i, c in enumerate(ids)}
     out: dict[str, tuple[float, float]] = {}
     for c in ids:
         for j, p in enumerate(members[c]):
@@ -151,6 +127,35 @@ def layout(m: LiteratureMap) -> dict[str, tuple[float, float]]:
     span = max(max(xs) - min(xs), max(ys) - min(ys), 1.0)
     return {p: (round(40 + (x - min(xs)) / span * 920, 2), round(40 + (y - min(ys)) / span * 920, 2))
             for p, (x, y) in out.items()}
+
+
+def _force_layout(ids: list[int], radius: list[float],
+                  link: dict[tuple[int, int], float], steps: int = 200) -> list[tuple[float, float]]:
+    """Cluster centres: discs that push apart when they overlap and pull together by the number
+    of edges between them, started on a spiral (deterministic), with a little gravity."""
+    import numpy as np
+
+    n = len(ids)
+    golden = math.pi * (3 - math.sqrt(5))
+    i = np.arange(n, dtype=np.float64)
+    pos = np.stack([np.cos(i * golden), np.sin(i * golden)], axis=1) * 40 * np.sqrt(i + 1)[:, None]
+    r = np.asarray(radius, dtype=np.float64)
+    want = r[:, None] + r[None, :] + 10
+    pull = np.zeros((n, n))
+    index = {c: k for k, c in enumerate(ids)}
+    for (a, b), count in link.items():
+        pull[index[a], index[b]] = pull[index[b], index[a]] = math.log1p(count) * 0.002
+    for step in range(steps):
+        delta = pos[:, None, :] - pos[None, :, :]
+        dist = np.maximum(np.hypot(delta[..., 0], delta[..., 1]), 0.01)
+        push = np.where(dist < 3 * want, want * want / dist * 0.05, 0.0)
+        force = push - pull * dist
+        np.fill_diagonal(force, 0.0)
+        move = (delta / dist[..., None] * force[..., None]).sum(axis=1) - pos * 0.01
+        length = np.maximum(np.hypot(move[:, 0], move[:, 1]), 1e-9)
+        limit = 20 * (1.0 - step / steps) + 0.5
+        pos += move / length[:, None] * np.minimum(length, limit)[:, None]
+    return [(float(x), float(y)) for x, y in pos]
 
 
 def _script_json(value: Any) -> str:
