@@ -98,9 +98,10 @@ def map_to_graphml(m: LiteratureMap) -> str:
 # -- HTML ---------------------------------------------------------------------------------------------
 
 
-def layout(m: LiteratureMap) -> dict[str, tuple[float, float]]:
-    """Deterministic positions in [0, 1000]²: clusters by a force layout of the cluster graph
-    (weighted by edges between clusters), papers on a sunflower spiral inside their cluster."""
+def layout(m: LiteratureMap) -> tuple[dict[str, tuple[float, float]], float]:
+    """Deterministic positions in [0, 1000]² and the pixels per layout unit: clusters by a force
+    layout of the cluster graph (weighted by edges between clusters), papers on a sunflower
+    spiral inside their cluster, most central in the middle."""
     sizes = {c.cluster: c.size for c in m.clusters}
     members: dict[int, list[MapPaper]] = {}
     for p in sorted(m.papers, key=lambda p: (-p.centrality, p.paper_id)):
@@ -122,11 +123,11 @@ def layout(m: LiteratureMap) -> dict[str, tuple[float, float]]:
             out[p.paper_id] = (pos[c][0] + r * math.cos(j * golden),
                                pos[c][1] + r * math.sin(j * golden))
     if not out:
-        return out
+        return out, 1.0
     xs, ys = [x for x, _ in out.values()], [y for _, y in out.values()]
     span = max(max(xs) - min(xs), max(ys) - min(ys), 1.0)
     return {p: (round(40 + (x - min(xs)) / span * 920, 2), round(40 + (y - min(ys)) / span * 920, 2))
-            for p, (x, y) in out.items()}
+            for p, (x, y) in out.items()}, 920 / span
 
 
 def _force_layout(ids: list[int], radius: list[float],
@@ -148,7 +149,8 @@ def _force_layout(ids: list[int], radius: list[float],
     for step in range(steps):
         delta = pos[:, None, :] - pos[None, :, :]
         dist = np.maximum(np.hypot(delta[..., 0], delta[..., 1]), 0.01)
-        push = np.where(dist < 3 * want, want * want / dist * 0.05, 0.0)
+        push = np.where(dist < want, (want - dist) * 0.5, 0.0) + np.where(
+            dist < 3 * want, want * want / dist * 0.02, 0.0)
         force = push - pull * dist
         np.fill_diagonal(force, 0.0)
         move = (delta / dist[..., None] * force[..., None]).sum(axis=1) - pos * 0.01
@@ -168,7 +170,7 @@ def _script_json(value: Any) -> str:
 def map_to_html(m: LiteratureMap, *, title: str = "sciverify literature map") -> str:
     """One self-contained HTML file: the map on a canvas (nodes coloured by cluster, sized by
     centrality, edges by kind), click a paper for its details; nothing loaded from outside."""
-    pos = layout(m)
+    pos, scale = layout(m)  # node sizes follow the scale, so dense maps do not blot
     index = {p.paper_id: i for i, p in enumerate(m.papers)}
     data = {
         "papers": [{"id": p.paper_id, "title": p.title or "", "year": p.year,
@@ -181,6 +183,7 @@ def map_to_html(m: LiteratureMap, *, title: str = "sciverify literature map") ->
         "clusters": [{"id": c.cluster, "size": c.size, "label": list(c.label),
                       "single_source": c.single_source} for c in m.clusters],
         "bridges": [b.paper_id for b in m.bridges],
+        "node_scale": round(min(1.0, max(0.3, scale * 1.2)), 3),
         "unread": m.unread_central,
         "missing": [{"title": x.title, "year": x.year, "n": len(x.cited_by)} for x in m.missing],
     }
@@ -235,7 +238,7 @@ _JS = """
                    shared_evidence: "rgba(40,140,60,0.45)"};
   var view = {x: 0, y: 0, k: 1}, selected = -1;
   function colour(c) { return "hsl(" + ((c * 137.508) % 360) + ",65%,48%)"; }
-  function radius(p) { return 3 + 11 * Math.sqrt(p.centrality); }
+  function radius(p) { return (3 + 11 * Math.sqrt(p.centrality)) * data.node_scale; }
   var adj = data.papers.map(function () { return []; });
   // The most central paper of each cluster carries its title on the canvas (canvas text: never markup).
   var seen = {}, labelled = [];
