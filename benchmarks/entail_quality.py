@@ -63,7 +63,8 @@ def run(corpora: Path, sources: list[str], report_sources: list[str]) -> dict[st
         "calibrated": tuned.model_dump(),
         "results": {},
     }
-    extra = [s for s in report_sources if s not in sources]
+    # "perturb-number" reports one edit kind of the "perturb" source.
+    extra = sorted({s.split("-")[0] for s in report_sources} - set(sources))
     extra_pairs = load_pairs(corpora, "heldout", sources=extra) if extra else []
     groups = {"all": test} | {
         s: [p for p in test + extra_pairs if p.source == s or p.source.startswith(s + "-")]
@@ -90,7 +91,12 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--corpora", type=Path, default=REPO.parent / "shared" / "corpora")
     parser.add_argument("--sources", default="scifact,healthver,covidfact")
-    parser.add_argument("--report", default="scifact,healthver,covidfact,perturb")
+    parser.add_argument(
+        "--report",
+        default="scifact,healthver,covidfact,perturb,perturb-number,perturb-unit,"
+        "perturb-negation,perturb-identity,perturb-paraphrase",
+        help="sources (or perturbation kinds, perturb-KIND) to report on",
+    )
     parser.add_argument("--format", choices=("table", "json"), default="table")
     args = parser.parse_args(argv)
     out = run(args.corpora, args.sources.split(","), args.report.split(","))

@@ -16,6 +16,7 @@ from sciverify.entail.checks import (
     check_hedging,
     check_negation,
     check_numbers,
+    check_restatement,
     run_checks,
 )
 from sciverify.entail.quantities import parse_quantities
@@ -327,3 +328,47 @@ def test_unrelated_evidence_gives_no_polarity_or_direction_finding(
     ev = scifact_docs[WBRT[0]][WBRT[1]]
     found = run_checks(claim, ev)
     assert {f.check for f in found if f.effect == "contradict"} == set()
+
+
+# COVID-Fact evidence sentences (covidfact/RTE-covidfact), verbatim.
+WEATHER = (
+    "meteorological conditions and air pollution, as concurring factors, impact COVID-19 "
+    "transmission, using data on new confirmed cases from 219 prefecture cities from January 24 "
+    "to February 29, 2020."
+)
+MASKS = (
+    "Both leaders expressed their gratitude for one another during the unloading of the 100,000 "
+    "protective masks and 25,000 coveralls Pakistan donated for the Federal Emergency Management "
+    "Agency in response to COVID-19."
+)
+STEAM = "The avian coronavirus was completely inactivated after being steamed for 5 minutes."
+
+
+def test_a_number_replaced_in_its_slot_is_a_contradiction() -> None:
+    cases = [
+        (WEATHER, WEATHER.replace("February 29", "February 14"), "14"),
+        (MASKS, "The aircraft brought 50,000 protective masks and 25,000 coveralls.", "50,000"),
+        (STEAM, STEAM.replace("5 minutes", "5 hours"), "5 hours"),
+    ]
+    for ev, claim, said in cases:
+        found = [f for f in check_numbers(claim, ev) if f.effect == "contradict"]
+        assert len(found) == 1 and found[0].claim_text == said, claim
+    # A statistic added beside the evidence's own numbers is missing, not contradicting.
+    added = WEATHER.replace("2020.", "2020 (n = 412).")
+    assert {f.effect for f in check_numbers(added, WEATHER)} == {"ok", "partial"}
+
+
+def test_restatement_support_and_a_dropped_not(scifact_docs: dict[int, list[str]]) -> None:
+    ev = scifact_docs[SRS[0]][SRS[1]]
+    same = check_restatement(ev, ev)
+    assert [(f.check, f.effect) for f in same] == [("restatement", "support")]
+    reworded = ev.replace("tumor recurrence", "tumour recurrence")
+    assert [f.effect for f in check_restatement(reworded, ev)] == ["support"]
+    # A changed number, a name or a direction word is no restatement.
+    assert check_restatement(ev.replace("46.8%", "56.8%"), ev) == []
+    assert check_restatement(ev.replace("recurrence", "lower recurrence"), ev) == []
+    negated = ev.replace("rate was", "rate was not")
+    found = check_restatement(negated, ev)
+    assert [(f.check, f.effect) for f in found] == [("negation", "contradict")]
+    # Too short to call a restatement.
+    assert check_restatement("Tumors recurred.", ev) == []

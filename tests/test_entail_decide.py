@@ -42,8 +42,20 @@ def test_supported_names_the_deciding_span() -> None:
 
 def test_contradiction_is_checked_before_entailment() -> None:
     claim = "The 12-month brain tumor recurrence rate was 46.8% in the WBRT + SRS group."
-    d = decide(claim, [(SRS, ENTAILS, 0.9), (SRS, CONTRADICTS, 0.9)])
+    d = decide(claim, [(SRS, ENTAILS, 0.9), (HPYLORI, CONTRADICTS, 0.9)])
     assert d.status == Status.contradicted and d.evidence_index == 1
+
+
+def test_a_verbatim_restatement_stays_supported_when_the_model_misreads_it() -> None:
+    # The small model reads some long, number-heavy quotes as contradictions; a claim that
+    # repeats its evidence word for word is supported all the same.
+    d = decide(SRS, [(SRS, CONTRADICTS, 0.9)])
+    assert d.status == Status.supported and "restates" in d.reason
+    # ... but not when the repeat changes a number, a condition or drops a "not".
+    changed = SRS.replace("76.4%", "86.4%")
+    assert decide(changed, [(SRS, CONTRADICTS, 0.9)]).status == Status.contradicted
+    negated = SRS.replace("was 46.8%", "was not 46.8%")
+    assert decide(negated, [(SRS, ENTAILS, 0.9)]).status == Status.contradicted
 
 
 def test_number_check_overrides_a_model_entailment() -> None:

@@ -30,6 +30,7 @@ __all__ = [
     "check_hedging",
     "check_negation",
     "check_numbers",
+    "check_restatement",
     "run_checks",
 ]
 
@@ -307,6 +308,101 @@ def _side(ws: list[lx.Word]) -> set[str]:
     }
 
 
+# --- restatement ---------------------------------------------------------------------------
+
+RESTATEMENT_MIN_WORDS = 6
+RESTATEMENT_COVERAGE = 0.85
+_DIGITS = re.compile(r"\d+(?:[.,·]\d+)*")
+
+
+def check_restatement(claim: str, evidence: str) -> list[Finding]:
+    """A `support` finding when the claim repeats the evidence nearly word for word (or a
+    negation `contradict` finding when the repeat adds or drops a "not").
+
+    At least 85% of the claim's content words (and at least six of them) appear in the
+    evidence, and every word it does not take from there is a plain lower-case word: no name,
+    symbol, number, negation or direction word. A small model can misread a long sentence full
+    of numbers that it is handed back unchanged; this finding lets `decide()` keep such a quote
+    supported, while the other checks still catch a changed number, polarity or condition.
+    """
+    ws = lx.words(claim)
+    content = [w for w in ws if w.lower not in lx.STOPWORDS and not w.lower[0].isdigit()]
+    if len(content) < RESTATEMENT_MIN_WORDS:
+        return []
+    ev = lx.words(evidence)
+    known = {w.stem for w in ev} | {w.lower for w in ev}
+    missing = [w for w in content if w.stem not in known and w.lower not in known]
+    if len(missing) > (1.0 - RESTATEMENT_COVERAGE) * len(content):
+        return []
+    # A negation added or dropped in front of a shared word ("was met" / "was not met") is,
+    # on a near-verbatim claim, a clear contradiction.
+    claim_neg, ev_neg = _negated(ws), _negated(ev)
+    for w in content:
+        if w.stem in ev_neg and claim_neg.get(w.stem, False) != ev_neg[w.stem]:
+            said = "adds a negation before" if claim_neg.get(w.stem, False) else "drops the negation before"
+            return [
+                lx.finding(
+                    "negation",
+                    "contradict",
+                    f"the claim restates the evidence but {said} '{w.text}'",
+                    claim,
+                    evidence,
+                    (w.start, w.end),
+                )
+            ]
+    for w in missing:
+        plain = w.text.isalpha() and (w.text.islower() or w is ws[0] and w.text[1:].islower())
+        if (
+            not plain
+            or lx.direction(w.lower)
+            or w.lower in lx.NEGATION_PREFIX
+            or w.lower in lx.NEGATION_SUFFIX
+        ):
+            return []
+    # Every number as written (a year, a dose, "5'" in "5'-->3'") must be in the evidence too.
+    if not set(_DIGITS.findall(claim)) <= set(_DIGITS.findall(evidence)):
+        return []
+    covered = len(content) - len(missing)
+    return [
+        lx.finding(
+            "restatement",
+            "support",
+            f"the claim restates the evidence ({covered} of its {len(content)} content words)",
+            claim,
+            evidence,
+            (0, len(claim)),
+        )
+    ]
+
+
+def _negation_word(w: lx.Word) -> bool:
+    return w.lower in lx.NEGATION_PREFIX or w.lower.endswith("n't")
+
+
+def _negated(ws: list[lx.Word]) -> dict[str, bool]:
+    """Stem -> whether the word stands under an odd number of negations (any occurrence).
+
+    A negation covers the next two content words within five words, so "was not 46.8% in the
+    WBRT group" negates "WBRT" and "group", and "not no proven" cancels out.
+    """
+    out: dict[str, bool] = {}
+    for i, w in enumerate(ws):
+        if _negation_word(w) or w.lower in lx.STOPWORDS or w.lower[0].isdigit():
+            continue
+        covering = 0
+        for j in range(max(0, i - 5), i):
+            if _negation_word(ws[j]):
+                between = [
+                    v
+                    for v in ws[j + 1 : i]
+                    if not _negation_word(v) and v.lower not in lx.STOPWORDS
+                    and not v.lower[0].isdigit()
+                ]
+                covering += len(between) < 2
+        out[w.stem] = out.get(w.stem, False) or covering % 2 == 1
+    return out
+
+
 CHECKS: tuple[Callable[[str, str], list[Finding]], ...] = (
     check_numbers,
     check_negation,
@@ -314,6 +410,7 @@ CHECKS: tuple[Callable[[str, str], list[Finding]], ...] = (
     check_hedging,
     check_conditions,
     check_comparatives,
+    check_restatement,
 )
 
 

@@ -142,9 +142,16 @@ def judge_span(
     confident = pe >= th.entail_min or pc >= th.contradict_min
     if relevance < th.min_relevance and not confident:
         return None
-    on_topic = pe >= th.related_min or pc >= th.related_min
+    # A near-verbatim restatement is on topic and entailed whatever the model reads, unless a
+    # check finds a conflict (a changed number, polarity, direction) or a gap in it.
+    restates = any(f.check == "restatement" and f.effect == "support" for f in findings) and not any(
+        f.check == "number" and f.effect != "ok" for f in findings
+    )
+    if restates:
+        pe = max(pe, 0.9)
+    on_topic = restates or pe >= th.related_min or pc >= th.related_min
     conflicts = [f for f in findings if f.effect == "contradict" and f.check in th.override_checks]
-    if pc >= th.contradict_min:
+    if pc >= th.contradict_min and not restates:
         return Status.contradicted, pc, f"the model reads a contradiction (p={pc:.2f})"
     if conflicts and on_topic:
         return (
@@ -160,6 +167,8 @@ def judge_span(
                 pe,
                 f"entailed (p={pe:.2f}) but {gaps[0].check} check: {gaps[0].message}",
             )
+        if restates:
+            return Status.supported, pe, "the claim restates the evidence"
         return Status.supported, pe, f"the evidence entails the claim (p={pe:.2f})"
     if pe >= th.partial_min:
         return (Status.partially_supported, pe, f"related evidence, not entailed (p={pe:.2f})")
@@ -260,15 +269,18 @@ def calibrate_thresholds(
         )
 
     gaps = np.logical_or.reduce([has(c, "partial") for c in base.partial_checks] + [none])
+    restates = has("restatement", "support") & ~has("number", "partial") & ~has(
+        "number", "contradict"
+    )
     best: tuple[float, dict[str, Any]] | None = None
     for overrides in _OVERRIDES:
         conflict = np.logical_or.reduce([has(c, "contradict") for c in overrides] + [none])
         for rmin in _RELATED_GRID:
-            checked = conflict & ((pe >= rmin) | (pc >= rmin))
+            checked = conflict & ((pe >= rmin) | (pc >= rmin) | restates)
             for cmin in _GRID:
-                is_c = (pc >= cmin) | checked
+                is_c = ((pc >= cmin) & ~restates) | checked
                 for emin in _GRID:
-                    is_e = ~is_c & (pe >= emin) & ~gaps
+                    is_e = ~is_c & ((pe >= emin) | restates) & ~gaps
                     score = _macro_f1(gold, np.where(is_c, 2, np.where(is_e, 0, 1)))
                     if best is None or score > best[0] + 1e-12:
                         best = (

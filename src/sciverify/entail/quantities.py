@@ -347,8 +347,10 @@ def _check_value(q: Quantity, ev: list[Quantity], claim: str, evidence: str) -> 
                 "percent and percentage points are not the same",
                 e,
             )
+        # "5 hours" against "5 minutes": the unit itself was changed.
+        changed = q.unit in _PHYSICAL_UNITS and e.unit in _PHYSICAL_UNITS
         return f(
-            "partial",
+            "contradict" if changed else "partial",
             f"{said} in the claim has another unit in the evidence ({e.text_of(evidence)})",
             e,
         )
@@ -373,7 +375,46 @@ def _check_value(q: Quantity, ev: list[Quantity], claim: str, evidence: str) -> 
             f"the claim gives {said}, the evidence {e.text_of(evidence)} for the same quantity",
             e,
         )
+    slot = _same_slot(q, ev, claim, evidence)
+    if slot is not None:
+        return f(
+            "contradict",
+            f"the claim gives {said} where the evidence has {slot.text_of(evidence)}",
+            slot,
+        )
     return f("partial", f"the number {said} in the claim is not in the evidence")
+
+
+_ALPHA = re.compile(r"[A-Za-z][A-Za-z0-9]*")
+
+
+def _neighbours(text: str, span: tuple[int, int]) -> tuple[str, str]:
+    """The words right before and right after a number ("ACE) 2 receptors" -> ace, receptors)."""
+    before = _ALPHA.findall(re.split(r"[.;:!?]\s", text[max(0, span[0] - 30) : span[0]])[-1])
+    after = _ALPHA.findall(re.split(r"[.;:!?]\s", text[span[1] : span[1] + 30])[0])
+    return (before[-1].lower() if before else "", after[0].lower() if after else "")
+
+
+def _same_slot(q: Quantity, ev: list[Quantity], claim: str, evidence: str) -> Quantity | None:
+    """An evidence number that the claim's number replaced: same unit, and the same word right
+    before or after it ("February 29" -> "February 14", "80% adoption" -> "160% adoption").
+
+    Only evidence numbers that no number of the claim matches are candidates, so a claim that
+    adds a statistic next to the evidence's own numbers is not read as changing one of them.
+    """
+    prev, nxt = _neighbours(claim, q.span)
+    claimed = parse_quantities(claim)
+    for e in ev:
+        if e.unit != q.unit or any(_same_values(c, e) for c in claimed):
+            continue
+        e_prev, e_next = _neighbours(evidence, e.span)
+        same_prev = bool(prev) and prev == e_prev
+        same_next = bool(nxt) and nxt == e_next
+        if (same_prev and same_next) or (same_prev and prev not in STOPWORDS) or (
+            same_next and nxt not in STOPWORDS
+        ):
+            return e
+    return None
 
 
 def _as_range_end(q: Quantity, ev: list[Quantity]) -> list[Quantity]:

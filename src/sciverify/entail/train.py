@@ -150,6 +150,7 @@ def train_nli(
     keep_trained: Path | None = None,
     init_from: Path | None = None,
     freeze_embeddings: bool = False,
+    threads: int = 2,
 ) -> dict[str, Any]:
     """Train, evaluate on the held-out split of every source, save into `out_dir`; returns metrics."""
     import numpy as np
@@ -161,7 +162,7 @@ def train_nli(
     random.seed(seed)
     np.random.seed(seed)
     torch.manual_seed(seed)
-    torch.set_num_threads(2)
+    torch.set_num_threads(threads)
     torch.use_deterministic_algorithms(True, warn_only=True)
 
     train_pairs = load_pairs(corpora_root, "train")
@@ -349,6 +350,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="start from this fp32 checkpoint (e.g. an earlier --keep-trained copy)")
     ap.add_argument("--freeze-embeddings", action="store_true",
                     help="train the transformer layers and the head only")
+    ap.add_argument("--threads", type=int, default=2,
+                    help="CPU threads for torch (1 leaves a core free on a shared machine)")
     args = ap.parse_args(argv)
 
     def log(msg: str) -> None:
@@ -370,6 +373,7 @@ def main(argv: list[str] | None = None) -> int:
         keep_trained=args.keep_trained,
         init_from=args.init,
         freeze_embeddings=args.freeze_embeddings,
+        threads=args.threads,
     )
     return 0
 
