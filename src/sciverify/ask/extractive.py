@@ -24,8 +24,11 @@ from sciverify.entail import lexicon as lx
 # against it (out of scope). A chunk is on topic when its embedding cosine with the question
 # reaches SIMILARITY_MIN and it (with its title) states LEXICAL_MIN of the question's content
 # words, or when the cosine alone reaches SIMILARITY_SURE (paraphrases share few words).
+# At SIMILARITY_MIN 0.35, 4 of the first 100 FEVER claims got direct findings (their best
+# cosines 0.35-0.44, one or two words shared); at 0.45 none did, and the share of the 809
+# SciFact claims answered fell from 0.957 to at most 0.938.
 LEXICAL_MIN = 0.3
-SIMILARITY_MIN = 0.35
+SIMILARITY_MIN = 0.45
 SIMILARITY_SURE = 0.5
 MAX_PAPERS = 5  # papers in "Direct findings"
 PER_PAPER = 2  # sentences per paper in "Direct findings"
