@@ -363,7 +363,7 @@ def test_restatement_support_and_a_dropped_not(scifact_docs: dict[int, list[str]
     same = check_restatement(ev, ev)
     assert [(f.check, f.effect) for f in same] == [("restatement", "support")]
     reworded = ev.replace("tumor recurrence", "tumour recurrence")
-    assert [f.effect for f in check_restatement(reworded, ev)] == ["support"]
+    assert [f.effect for f in check_restatement(reworded, ev)] == ["ok"]
     # A changed number, a name or a direction word is no restatement.
     assert check_restatement(ev.replace("46.8%", "56.8%"), ev) == []
     assert check_restatement(ev.replace("recurrence", "lower recurrence"), ev) == []

@@ -316,8 +316,8 @@ _DIGITS = re.compile(r"\d+(?:[.,·]\d+)*")
 
 
 def check_restatement(claim: str, evidence: str) -> list[Finding]:
-    """A `support` finding when the claim repeats the evidence nearly word for word (or a
-    negation `contradict` finding when the repeat adds or drops a "not").
+    """A `support` finding when the claim repeats the evidence word for word, `ok` when it
+    nearly does (or a negation `contradict` finding when the repeat adds or drops a "not").
 
     At least 85% of the claim's content words (and at least six of them) appear in the
     evidence, and every word it does not take from there is a plain lower-case word: no name,
@@ -363,10 +363,12 @@ def check_restatement(claim: str, evidence: str) -> list[Finding]:
     if not set(_DIGITS.findall(claim)) <= set(_DIGITS.findall(evidence)):
         return []
     covered = len(content) - len(missing)
+    # Only a claim that takes every content word from the evidence overrides the model: a
+    # swapped word ("benefit" -> "harm", "positive" -> "negative") is left to the model.
     return [
         lx.finding(
             "restatement",
-            "support",
+            "ok" if missing else "support",
             f"the claim restates the evidence ({covered} of its {len(content)} content words)",
             claim,
             evidence,
