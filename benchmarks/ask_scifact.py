@@ -18,6 +18,13 @@ is computed against the ingested SciFact corpus (opened read-only; build it firs
 Paper ids in the store differ from BEIR doc ids: a work's current version keeps the BEIR id as
 `source_record_id` (the mapping `sciverify.evaluate.paper_runs` uses).
 
+Measured (SciFact corpus ingested from the BEIR files, 11,306 chunks, k=60, bundled models):
+- all 809 queries, cosine floor 0.35: direct findings cite a relevant abstract 0.759, any
+  evidence 0.784, answered 0.957; retrieval hit@1 0.634, hit@5 0.821, hit@10 0.874, hit@60
+  chunks 0.927 (recall@5 0.801); citation failures 0 over 909 answers; FEVER 4/100 answered.
+- every 4th query (203), floor 0.45 (the default): direct 0.729 (0.744 at 0.35 on the same
+  queries), answered 0.902; hit@5 0.847; citation failures 0; FEVER 0/100 answered.
+
 Usage:
     python benchmarks/ask_scifact.py [--corpus bench_out/scifact] [--limit N] [--every N]
                                      [--fever 100]
