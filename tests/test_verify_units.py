@@ -427,3 +427,33 @@ def test_language_guess() -> None:
         == "Chinese/Japanese"
     )
     assert guess_language("Too short.") is None
+
+
+def test_a_block_mixing_two_real_abstracts_splits_between_them_with_the_real_model(
+    shared_corpora: Path,
+) -> None:
+    """The topic split with the packaged sentence embedder, on real SciFact sentences: three of
+    an RNA-editing abstract run together with three of a sildenafil trial split where the second
+    abstract starts; the whole RNA-editing abstract alone stays one paragraph."""
+    import gzip
+    import json
+
+    from sciverify.index.dense import Embedder
+
+    wanted = {5953485: None, 39281140: None}
+    with gzip.open(shared_corpora / "scifact" / "corpus.jsonl.gz", "rt", encoding="utf-8") as fh:
+        for line in fh:
+            doc = json.loads(line)
+            if int(doc["doc_id"]) in wanted:
+                wanted[int(doc["doc_id"])] = [" ".join(s.split()) for s in doc["abstract"]]
+    rna, trial = wanted[5953485], wanted[39281140]
+    embedder = Embedder()
+
+    def embed(texts: list[str]) -> list[list[float]]:
+        return [list(map(float, v)) for v in embedder.encode_queries(texts)]
+
+    first = " ".join(rna[:3])
+    mixed = first + " " + " ".join(trial[:3])
+    parts = segment(mixed, embed=embed).paragraphs
+    assert [p.span[0] for p in parts] == [0, len(first) + 1]
+    assert len(segment(" ".join(rna), embed=embed).paragraphs) == 1
