@@ -2,11 +2,35 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
 from sciverify.errors import InputError
 from sciverify.store.db import Store
+
+
+_YEARS = re.compile(r"\s*(\d{4})?\s*(\.\.)?\s*(\d{4})?\s*")
+YEARS_HINT = "use 2019, 2015..2020, 2015.. or ..2020"
+
+
+def parse_years(text: str | None) -> tuple[int | None, int | None]:
+    """'2015' -> (2015, 2015); '2015..2020' -> (2015, 2020); '..2020' -> (None, 2020).
+
+    None means no bound. Raises InputError for anything else, or a reversed range.
+    """
+    if text is None:
+        return None, None
+    match = _YEARS.fullmatch(text)
+    if not match or not (match.group(1) or match.group(3)) or (
+        match.group(2) is None and match.group(3)
+    ):
+        raise InputError(f"year {text!r} is not a year or range", hint=YEARS_HINT)
+    low = int(match.group(1)) if match.group(1) else None
+    high = int(match.group(3)) if match.group(3) else (low if match.group(2) is None else None)
+    if low is not None and high is not None and low > high:
+        raise InputError(f"year {text!r}: the range starts after it ends", hint=YEARS_HINT)
+    return low, high
 
 
 @dataclass(frozen=True, slots=True)

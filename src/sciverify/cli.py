@@ -337,24 +337,13 @@ def papers(
 
 
 def parse_year_range(text: str | None) -> tuple[int | None, int | None]:
-    """'2015' -> (2015, 2015); '2015..2020' -> (2015, 2020); '..2020' -> (None, 2020)."""
-    if text is None:
-        return None, None
-    import re
+    """`catalog.parse_years`, its error as a bad --year option (exit 2)."""
+    from sciverify.catalog import parse_years
 
-    match = re.fullmatch(r"\s*(\d{4})?\s*(\.\.)?\s*(\d{4})?\s*", text)
-    if not match or not (match.group(1) or match.group(3)) or (
-        match.group(2) is None and match.group(3)
-    ):
-        raise typer.BadParameter(
-            f"{text!r} is not a year or range; use 2019, 2015..2020, 2015.. or ..2020",
-            param_hint="'--year'",
-        )
-    low = int(match.group(1)) if match.group(1) else None
-    high = int(match.group(3)) if match.group(3) else (low if match.group(2) is None else None)
-    if low is not None and high is not None and low > high:
-        raise typer.BadParameter(f"{text!r}: the range starts after it ends", param_hint="'--year'")
-    return low, high
+    try:
+        return parse_years(text)
+    except InputError as exc:
+        raise typer.BadParameter(f"{exc.message}; {exc.hint}", param_hint="'--year'") from None
 
 
 @command(help="Show one paper: metadata, versions and sections with pages.")

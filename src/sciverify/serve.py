@@ -65,11 +65,13 @@ def search_json(query: str, *, settings: Any, k: int | None = None, mode: str | 
     """`sciverify search QUERY --format json` as a string."""
     import sciverify as api
     from sciverify import render
+    from sciverify.catalog import parse_years
     from sciverify.search import make_filters
 
     if not query.strip():
         raise InputError("the query is empty", hint="give a few words or a claim to search for")
-    filters = make_filters(year=_years(year), evidence_types=tuple(evidence_type or ()),
+    years = parse_years(year if year and year.strip() else None)
+    filters = make_filters(year=years, evidence_types=tuple(evidence_type or ()),
                            paper_ids=tuple(paper or ()))
     with api.open_store(settings.corpus, read_only=True) as store:
         results = api.search(query, store=store, settings=settings, k=k, mode=mode,
@@ -80,21 +82,6 @@ def search_json(query: str, *, settings: Any, k: int | None = None, mode: str | 
     buf = io.StringIO()
     render.emit(rows, render.Format.json, out=buf)
     return buf.getvalue()
-
-
-def _years(text: str | None) -> tuple[int | None, int | None]:
-    import re
-
-    if text is None or not text.strip():
-        return None, None
-    match = re.fullmatch(r"\s*(\d{4})?\s*(\.\.)?\s*(\d{4})?\s*", text)
-    if not match or not (match.group(1) or match.group(3)) or (
-            match.group(2) is None and match.group(3)):
-        raise InputError(f"year {text!r} is not a year or range",
-                         hint="use 2019, 2015..2020, 2015.. or ..2020")
-    low = int(match.group(1)) if match.group(1) else None
-    high = int(match.group(3)) if match.group(3) else (low if match.group(2) is None else None)
-    return low, high
 
 
 def verify_json(text: str, *, settings: Any, source: str = "-", bib: str | None = None) -> str:
