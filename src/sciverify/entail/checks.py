@@ -52,7 +52,7 @@ def _scopes(text: str) -> list[tuple[tuple[int, int], set[str], list[lx.Word]]]:
     for i, w in enumerate(ws):
         if any(a <= w.start < b for a, b in skip) or _nominal(text, ws, i):
             continue
-        if w.lower in lx.NEGATION_PREFIX or w.lower.endswith("n't"):
+        if lx.is_negation(w):
             scope = lx.run(text, ws, i, +1)
         elif w.lower in lx.NEGATION_SUFFIX:
             scope = lx.run(text, ws, i, -1)
@@ -193,9 +193,7 @@ def _directions(text: str) -> list[_Cue]:
     """Every un-negated direction word that is not part of a number ("increased by 20%")."""
     ws = lx.words(text)
     number_spans = [q.span for q in parse_quantities(text)]
-    negations = {
-        i for i, w in enumerate(ws) if w.lower in lx.NEGATION_PREFIX or w.lower.endswith("n't")
-    }
+    negations = {i for i, w in enumerate(ws) if lx.is_negation(w)}
     # Word positions of numbers: a cue within two words of one ("increased by 20%", "a 3-fold
     # reduction") is the number check's to compare; so is "more than ten".
     in_number = {k for k, x in enumerate(ws) if any(a <= x.start < b for a, b in number_spans)}
@@ -326,7 +324,7 @@ def check_restatement(claim: str, evidence: str) -> list[Finding]:
     supported, while the other checks still catch a changed number, polarity or condition.
     """
     ws = lx.words(claim)
-    content = [w for w in ws if w.lower not in lx.STOPWORDS and not w.lower[0].isdigit()]
+    content = [w for w in ws if lx.is_content(w)]
     if len(content) < RESTATEMENT_MIN_WORDS:
         return []
     ev = lx.words(evidence)
@@ -339,7 +337,8 @@ def check_restatement(claim: str, evidence: str) -> list[Finding]:
     claim_neg, ev_neg = _negated(ws), _negated(ev)
     for w in content:
         if w.stem in ev_neg and claim_neg.get(w.stem, False) != ev_neg[w.stem]:
-            said = "adds a negation before" if claim_neg.get(w.stem, False) else "drops the negation before"
+            added = claim_neg.get(w.stem, False)
+            said = "adds a negation before" if added else "drops the negation before"
             return [
                 lx.finding(
                     "negation",
@@ -377,10 +376,6 @@ def check_restatement(claim: str, evidence: str) -> list[Finding]:
     ]
 
 
-def _negation_word(w: lx.Word) -> bool:
-    return w.lower in lx.NEGATION_PREFIX or w.lower.endswith("n't")
-
-
 def _negated(ws: list[lx.Word]) -> dict[str, bool]:
     """Stem -> whether the word stands under an odd number of negations (any occurrence).
 
@@ -389,17 +384,12 @@ def _negated(ws: list[lx.Word]) -> dict[str, bool]:
     """
     out: dict[str, bool] = {}
     for i, w in enumerate(ws):
-        if _negation_word(w) or w.lower in lx.STOPWORDS or w.lower[0].isdigit():
+        if lx.is_negation(w) or not lx.is_content(w):
             continue
         covering = 0
         for j in range(max(0, i - 5), i):
-            if _negation_word(ws[j]):
-                between = [
-                    v
-                    for v in ws[j + 1 : i]
-                    if not _negation_word(v) and v.lower not in lx.STOPWORDS
-                    and not v.lower[0].isdigit()
-                ]
+            if lx.is_negation(ws[j]):
+                between = [v for v in ws[j + 1 : i] if lx.is_content(v) and not lx.is_negation(v)]
                 covering += len(between) < 2
         out[w.stem] = out.get(w.stem, False) or covering % 2 == 1
     return out

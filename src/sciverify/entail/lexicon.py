@@ -181,9 +181,19 @@ def words(text: str) -> list[Word]:
     return out
 
 
+def is_content(w: Word) -> bool:
+    """A word that carries content: no stopword, no bare number."""
+    return w.lower not in STOPWORDS and not w.lower[0].isdigit()
+
+
+def is_negation(w: Word) -> bool:
+    """A negation cue read forward: "not", "no", "without", "fails", "isn't"..."""
+    return w.lower in NEGATION_PREFIX or w.lower.endswith("n't")
+
+
 def content_stems(ws: list[Word]) -> set[str]:
     """Stems of the words that carry content (no stopwords, no bare numbers)."""
-    return {w.stem for w in ws if w.lower not in STOPWORDS and not w.lower[0].isdigit()}
+    return {w.stem for w in ws if is_content(w)}
 
 
 def overlap(claim: str, evidence: str) -> float:

@@ -293,8 +293,9 @@ _PHYSICAL_UNITS = frozenset(
 def check_numbers(claim: str, evidence: str) -> list[Finding]:
     """Numbers, units, percentages, p-values, CIs and sample sizes of the claim vs the evidence."""
     ev = parse_quantities(evidence)
+    claimed = parse_quantities(claim)
     out: list[Finding] = []
-    for q in parse_quantities(claim):
+    for q in claimed:
         if q.kind == "p":
             out.append(_check_p(q, [e for e in ev if e.kind == "p"], claim, evidence))
         elif q.kind == "ci":
@@ -302,7 +303,8 @@ def check_numbers(claim: str, evidence: str) -> list[Finding]:
         elif q.kind == "n":
             out.append(_check_n(q, ev, claim, evidence))
         else:
-            out.append(_check_value(q, [e for e in ev if e.kind == "value"], claim, evidence))
+            values = [e for e in ev if e.kind == "value"]
+            out.append(_check_value(q, values, claimed, claim, evidence))
     return out
 
 
@@ -317,7 +319,9 @@ def _units_agree(a: str, b: str) -> bool:
     return a == b or not a or not b
 
 
-def _check_value(q: Quantity, ev: list[Quantity], claim: str, evidence: str) -> Finding:
+def _check_value(
+    q: Quantity, ev: list[Quantity], claimed: list[Quantity], claim: str, evidence: str
+) -> Finding:
     said = q.text_of(claim)
 
     def f(effect: str, msg: str, e: Quantity | None = None) -> Finding:
@@ -375,7 +379,7 @@ def _check_value(q: Quantity, ev: list[Quantity], claim: str, evidence: str) -> 
             f"the claim gives {said}, the evidence {e.text_of(evidence)} for the same quantity",
             e,
         )
-    slot = _same_slot(q, ev, claim, evidence)
+    slot = _same_slot(q, ev, claimed, claim, evidence)
     if slot is not None:
         return f(
             "contradict",
@@ -395,7 +399,9 @@ def _neighbours(text: str, span: tuple[int, int]) -> tuple[str, str]:
     return (before[-1].lower() if before else "", after[0].lower() if after else "")
 
 
-def _same_slot(q: Quantity, ev: list[Quantity], claim: str, evidence: str) -> Quantity | None:
+def _same_slot(
+    q: Quantity, ev: list[Quantity], claimed: list[Quantity], claim: str, evidence: str
+) -> Quantity | None:
     """An evidence number that the claim's number replaced: same unit, and the same word right
     before or after it ("February 29" -> "February 14", "80% adoption" -> "160% adoption").
 
@@ -403,7 +409,6 @@ def _same_slot(q: Quantity, ev: list[Quantity], claim: str, evidence: str) -> Qu
     adds a statistic next to the evidence's own numbers is not read as changing one of them.
     """
     prev, nxt = _neighbours(claim, q.span)
-    claimed = parse_quantities(claim)
     for e in ev:
         if e.unit != q.unit or any(_same_values(c, e) for c in claimed):
             continue
