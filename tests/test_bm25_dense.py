@@ -198,6 +198,12 @@ def test_embedder_shape_norm_and_id(embedded: tuple[Embedder, np.ndarray, np.nda
     )
     assert seen[-1] == (3, 3)
     assert np.allclose(embedder.encode_query("insulin"), embedder.encode_queries(["insulin"])[0])
+    # The repeated query comes from the cache, and changing a returned vector cannot spoil it.
+    first = embedder.encode_query("insulin resistance")
+    first[:] = 0.0
+    again = embedder.encode_query("insulin resistance")
+    assert np.allclose(again, embedder.encode_queries(["insulin resistance"])[0])
+    assert "insulin resistance" in embedder._recent_queries
 
 
 def test_numpy_query_encoder_matches_sentence_transformers(

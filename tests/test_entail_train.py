@@ -42,6 +42,20 @@ def test_mixture_repeats_and_subsamples_deterministically() -> None:
     assert w[ck.LABEL2ID["neutral"]] > w[ck.LABEL2ID["entailment"]]  # 5 neutral vs 8 entailment
 
 
+def test_mixture_weights_a_perturbation_kind_apart() -> None:
+    pairs = [
+        NLIPair(f"p{i}", "h", Label.contradiction, kind, "train", f"{kind}:{i}")
+        for kind in ("perturb-entity", "perturb-number")
+        for i in range(6)
+    ]
+    mix = tr.build_mixture(pairs, tr.parse_mix("perturb=1, perturb-entity=0"), seed=1)
+    assert [p.source for p in mix] == ["perturb-number"] * 6
+    assert tr.parse_mix("scifact=3,sick=0.25") == {"scifact": 3.0, "sick": 0.25}
+    for bad in ("scifact", "scifact=x", "sick=-1"):
+        with pytest.raises(ValueError, match="name=weight"):
+            tr.parse_mix(bad)
+
+
 def test_long_hypothesis_is_kept_and_premise_cut() -> None:
     from transformers import AutoTokenizer
 

@@ -47,8 +47,26 @@ MIX: dict[str, float] = {
 Log = Callable[[str], None]
 
 
-def _source_group(p: NLIPair) -> str:
+def _source_group(p: NLIPair, mix: dict[str, float] | None = None) -> str:
+    # A perturbation kind named in the mixture ("perturb-entity") overrides the "perturb" weight.
+    if mix is not None and p.source in mix:
+        return p.source
     return "perturb" if p.source.startswith("perturb-") else p.source
+
+
+def parse_mix(text: str) -> dict[str, float]:
+    """`scifact=3,perturb=0.5,perturb-entity=0` -> {"scifact": 3.0, ...}; unnamed sources get 0."""
+    mix: dict[str, float] = {}
+    for item in filter(None, (x.strip() for x in text.split(","))):
+        name, sep, value = item.partition("=")
+        try:
+            weight = float(value)
+        except ValueError:
+            weight = -1.0
+        if not sep or weight < 0:
+            raise ValueError(f"bad mixture entry {item!r}: write name=weight, e.g. scifact=3")
+        mix[name.strip()] = weight
+    return mix
 
 
 def build_mixture(pairs: list[NLIPair], mix: dict[str, float], seed: int) -> list[NLIPair]:
@@ -56,7 +74,7 @@ def build_mixture(pairs: list[NLIPair], mix: dict[str, float], seed: int) -> lis
     rng = random.Random(seed)
     out: list[NLIPair] = []
     for group in sorted(mix):
-        rows = [p for p in pairs if _source_group(p) == group]
+        rows = [p for p in pairs if _source_group(p, mix) == group]
         whole, frac = int(mix[group]), mix[group] - int(mix[group])
         out.extend(rows * whole)
         out.extend(rng.sample(rows, round(frac * len(rows))))
@@ -153,6 +171,7 @@ def train_nli(
     init_from: Path | None = None,
     freeze_embeddings: bool = False,
     threads: int = 2,
+    label_smoothing: float = 0.0,
 ) -> dict[str, Any]:
     """Train, evaluate on the held-out split of every source, save into `out_dir`; returns metrics."""
     import numpy as np
@@ -167,11 +186,15 @@ def train_nli(
     torch.set_num_threads(threads)
     torch.use_deterministic_algorithms(True, warn_only=True)
 
-    train_pairs = load_pairs(corpora_root, "train")
-    heldout = load_pairs(corpora_root, "heldout")
+    mix = mix or MIX
+    # Sources outside the mixture are not loaded for training; every source is still evaluated.
+    wanted = sorted({"perturb" if name.startswith("perturb") else name for name in mix})
+    train_pairs = load_pairs(corpora_root, "train", sources=wanted)
+    # The held-out set is the same whatever the mixture: every source of the default MIX.
+    heldout = load_pairs(corpora_root, "heldout", sources=list(MIX))
     if heldout_limit is not None:  # smoke checks only: every n-th pair keeps all sources
         heldout = heldout[:: max(1, len(heldout) // heldout_limit)]
-    mixture = build_mixture(train_pairs, mix or MIX, seed)
+    mixture = build_mixture(train_pairs, mix, seed)
     weights = class_weights(mixture)
     say(
         f"train pairs {len(train_pairs)}, mixture/epoch {len(mixture)}, heldout {len(heldout)}, class weights "
@@ -198,7 +221,9 @@ def train_nli(
     planned = sum(len(b) for b in epoch_batches)
     trainable = [p for p in model.parameters() if p.requires_grad]
     optim = torch.optim.AdamW(trainable, lr=lr, weight_decay=0.01)
-    loss_fn = torch.nn.CrossEntropyLoss(weight=torch.tensor(weights))
+    loss_fn = torch.nn.CrossEntropyLoss(
+        weight=torch.tensor(weights), label_smoothing=label_smoothing
+    )
 
     def progress(step: int, now: float) -> float:
         # Whichever runs out first, the planned steps or the time budget, sets the schedule, so
@@ -274,7 +299,7 @@ def train_nli(
         "heldout": metrics,
         "train_counts": _counts(train_pairs),
         "heldout_counts": _counts(heldout),
-        "mixture": mix or MIX,
+        "mixture": mix,
         "mixture_size_per_epoch": len(mixture),
         "class_weights": dict(zip(LABELS, [round(w, 4) for w in weights], strict=True)),
         "training": {
@@ -293,6 +318,7 @@ def train_nli(
             "time_budget_minutes": time_budget_minutes,
             "init_from": str(init_from.name) if init_from else "all-MiniLM-L6-v2",
             "freeze_embeddings": freeze_embeddings,
+            "label_smoothing": label_smoothing,
             "heldout_fraction": HELDOUT_FRACTION,
             "torch_threads": torch.get_num_threads(),
             "command": command,
@@ -354,6 +380,11 @@ def main(argv: list[str] | None = None) -> int:
                     help="train the transformer layers and the head only")
     ap.add_argument("--threads", type=int, default=2,
                     help="CPU threads for torch (1 leaves a core free on a shared machine)")
+    ap.add_argument("--mix", type=parse_mix, default=None,
+                    help="source weights per epoch, e.g. scifact=3,healthver=1,perturb-entity=0 "
+                    "(default: the MIX table in this module)")
+    ap.add_argument("--label-smoothing", type=float, default=0.0,
+                    help="cross-entropy label smoothing (0 = none)")
     args = ap.parse_args(argv)
 
     def log(msg: str) -> None:
@@ -376,6 +407,8 @@ def main(argv: list[str] | None = None) -> int:
         init_from=args.init,
         freeze_embeddings=args.freeze_embeddings,
         threads=args.threads,
+        mix=args.mix,
+        label_smoothing=args.label_smoothing,
     )
     return 0
 

@@ -69,6 +69,9 @@ def _model_fingerprint(path: Path) -> str:
     return digest.hexdigest()[:12]
 
 
+_RECENT_QUERIES = 32
+
+
 class Embedder:
     """Encodes queries and passages with one sentence-transformers model, loaded once per process.
 
@@ -93,6 +96,9 @@ class Embedder:
         self._device = device
         self.batch_size = batch_size
         self.numpy_queries = numpy_queries and device in (None, "cpu")
+        # Search and the sentence scoring after it (ask, verify) embed the same query; the
+        # last few query vectors are kept so that each text is encoded once.
+        self._recent_queries: dict[str, Vectors] = {}
 
     @property
     def _location(self) -> str:
@@ -180,8 +186,14 @@ class Embedder:
         return self._encode(texts, self._prompt_name(_PASSAGE_PROMPTS), on_batch)
 
     def encode_query(self, text: str) -> Vectors:
-        """One query as a 1-D vector."""
+        """One query as a 1-D vector (the same text again is answered from a small cache)."""
+        cached = self._recent_queries.get(text)
+        if cached is not None:
+            return cached.copy()
         vector: Vectors = self.encode_queries([text])[0]
+        if len(self._recent_queries) >= _RECENT_QUERIES:
+            self._recent_queries.pop(next(iter(self._recent_queries)))
+        self._recent_queries[text] = vector.copy()
         return vector
 
     def _encode(

@@ -2,8 +2,8 @@
 
 A paragraph is split into sentences (`chunk.split_sentences`), then a sentence whose
 coordinated clauses each carry their own finding ("X increased A, and Y reduced B") into one
-claim per clause. Questions, transitions ("In this section we ...") and statements of intent
-("We will ...") are not claims: they are skipped and counted. Each claim keeps its span in the
+claim per clause. Questions, transitions ("In this section we ..."), statements of intent
+("We will ...") and sentences about the draft's own scope ("This list groups ...") are not claims: they are skipped and counted. Each claim keeps its span in the
 draft, its numbers, entities, hedges and conditions, and the citations written on it.
 """
 
@@ -39,6 +39,19 @@ _INTENT = re.compile(
     r"(?:is|was|here is) to\b|"
     r"this (?:review|paper|section|work|article) (?:aims|seeks|sets out|attempts|intends) to\b|"
     r"let us\b|future (?:work|studies|research) (?:will|should|could|may)\b)",
+    re.IGNORECASE,
+)
+# Sentences about the draft itself, not the literature: what a list or review groups, covers or
+# leaves out ("This list groups papers on ...", "Entries on X are limited to the forearm").
+_SCOPE = re.compile(
+    r"^(?:(?:this|the present|the following|our) (?:list|review|survey|overview|bibliography|"
+    r"collection|selection|compilation|reading list|section|chapter|table)|"
+    r"(?:the )?(?:entries|items|papers|studies|works|references) (?:listed|included|selected|"
+    r"collected|cited|gathered) (?:here|below|above|in this (?:list|review|section|table))|"
+    r"(?:the )?(?:entries|items) (?:on|about)\b[^.;]{0,80}?)\s+"
+    r"(?:groups?|lists?|includes?|covers?|collects?|gathers?|brings? together|focus(?:es)? on|"
+    r"concentrates? on|excludes?|omits?|(?:is|are) (?:limited|restricted|confined) to|"
+    r"(?:is|are) (?:grouped|sorted|ordered|arranged))\b",
     re.IGNORECASE,
 )
 _MARKUP = (
@@ -137,7 +150,8 @@ def clean(text: str) -> str:
 
 
 def skip_reason(sentence: str) -> str | None:
-    """Why a sentence is not a claim (question, transition, intent, lead-in, fragment), or None."""
+    """Why a sentence is not a claim (question, transition, intent, scope of the draft itself,
+    lead-in, fragment), or None."""
     s = sentence.strip()
     if _QUESTION.search(s):
         return "question"
@@ -145,6 +159,8 @@ def skip_reason(sentence: str) -> str | None:
         return "transition"
     if _INTENT.match(s):
         return "intent"
+    if _SCOPE.match(s):
+        return "scope"
     if s.endswith(":"):
         return "lead-in"
     if len(re.findall(r"[A-Za-z]{2,}", s)) < 4:
