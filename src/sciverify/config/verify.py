@@ -1,0 +1,178 @@
+"""The settings block of `verify`: the routing table, decision thresholds, risk rules, budgets.
+
+Everything a user may want to tune lives here as data, in one pydantic block, so that
+`settings.verify` (or a `[verify]` table in sciverify.toml) can override it.
+"""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from sciverify.config.thresholds import DecisionThresholds
+
+LAYERS = ("fact", "logic", "consistency")
+PARAGRAPH_TYPES = ("background", "method", "result", "limitation")
+
+# DESIGN.md 2.5: which layers each paragraph type goes through.
+ROUTING: dict[str, tuple[str, ...]] = {
+    "background": ("fact", "logic"),
+    "method": ("fact", "logic", "consistency"),
+    "result": ("fact", "logic"),
+    "limitation": ("logic", "consistency"),
+}
+# The exception of the routing table: a result paragraph that reads numbers from a table also
+# goes through the consistency layer.
+TABLE_EXTRA_LAYERS: dict[str, tuple[str, ...]] = {"result": ("consistency",)}
+
+# The checks that may turn an on-topic evidence span into a contradiction even when the model
+# reads entailment. Direction words ("more" vs "fewer") are as clear as numbers in a review.
+_OVERRIDES = ("number", "negation", "comparative")
+
+
+def _thresholds() -> DecisionThresholds:
+    # Relevance here is the lexical coverage of `evidence.relevance` (0..1), not a BM25 score;
+    # every threshold is set explicitly so that changes of the engine's defaults do not move it.
+    return DecisionThresholds(
+        min_relevance=0.45,
+        entail_min=0.5,
+        contradict_min=0.5,
+        related_min=0.25,
+        partial_min=0.35,
+        override_checks=_OVERRIDES,
+    )
+
+
+class VerifySettings(BaseModel):
+    """How `verify` segments a draft, routes its paragraphs and turns evidence into risk."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    routing: dict[str, tuple[str, ...]] = Field(
+        default_factory=lambda: dict(ROUTING),
+        description="Layers per paragraph type (background, method, result, limitation); "
+        "layers are fact, logic and consistency.",
+    )
+    table_extra_layers: dict[str, tuple[str, ...]] = Field(
+        default_factory=lambda: dict(TABLE_EXTRA_LAYERS),
+        description="Extra layers for a paragraph type when it reads numbers from a table.",
+    )
+    thresholds: DecisionThresholds = Field(
+        default_factory=_thresholds,
+        description="Where entailment probabilities, relevance and check findings become a "
+        "status (see sciverify.entail.decide).",
+    )
+    model_weight: float | None = Field(
+        default=None,
+        ge=0.0,
+        le=1.0,
+        description="Weight of the model's entailment probability against the lexical "
+        "evidence score when the two are blended; None: 0.5, or 0 for an untrained placeholder.",
+    )
+    contradiction_weight: float = Field(
+        default=0.6,
+        ge=0.0,
+        le=1.0,
+        description="Weight of the model's contradiction probability against the lexical "
+        "estimate (which leaves contradictions to the checks): with 0.6 the model alone calls a "
+        "contradiction from P >= 0.8. benchmarks/verify_scifact.py: macro-F1 0.53 at 0.3, 0.64 "
+        "at 0.6; the labelled drafts are unchanged from 0.3 to 0.8.",
+    )
+    related_relevance: float = Field(
+        default=0.6,
+        ge=0.0,
+        le=1.0,
+        description="A sentence this relevant is about the same thing as the claim: when a check "
+        "finds a missing number, entity or condition in it, the claim is partially supported "
+        "even where the model calls the pair neutral.",
+    )
+    lexical_entail_min: float = Field(
+        default=0.75,
+        ge=0.0,
+        le=1.0,
+        description="A sentence that states this share of the claim (words and numbers) entails "
+        "it lexically, whatever the model says; the checks still catch what differs.",
+    )
+    decide_margin: float = Field(
+        default=0.08,
+        ge=0.0,
+        le=1.0,
+        description="Evidence spans within this relevance of the best span take part in the "
+        "decision; the others are shown as related evidence only.",
+    )
+    k_cited: int = Field(
+        default=4, ge=0, le=50, description="Chunks retrieved from the cited papers."
+    )
+    k_open: int = Field(
+        default=6, ge=0, le=50, description="Chunks retrieved from the whole corpus."
+    )
+    max_pairs_per_claim: int = Field(
+        default=5,
+        ge=1,
+        le=50,
+        description="Evidence sentences per claim sent to the entailment model.",
+    )
+    min_candidate_relevance: float = Field(
+        default=0.3,
+        ge=0.0,
+        le=1.0,
+        description="Sentences stating less of the claim than this are not sent to the model.",
+    )
+    max_claim_pairs: int = Field(
+        default=3,
+        ge=0,
+        le=20,
+        description="Earlier claims per claim compared for contradictions between paragraphs.",
+    )
+    contradiction_overlap: float = Field(
+        default=0.5,
+        ge=0.0,
+        le=1.0,
+        description="Share of content words two claims must share before one can contradict "
+        "the other.",
+    )
+    batch_claims: int = Field(
+        default=400,
+        ge=1,
+        description="Claims per model batch; a longer draft is processed batch by batch.",
+    )
+    max_paragraph_tokens: int = Field(
+        default=320,
+        ge=32,
+        description="A paragraph longer than this is split at sentence boundaries.",
+    )
+    topic_split_similarity: float = Field(
+        default=0.12,
+        ge=-1.0,
+        le=1.0,
+        description="A block is split where the embedding similarity of two consecutive "
+        "sentences falls below this (and well below the block's mean).",
+    )
+    topic_split_min_sentences: int = Field(
+        default=4, ge=2, description="Blocks with fewer sentences are never split by topic."
+    )
+    min_english_share: float = Field(
+        default=0.45,
+        ge=0.0,
+        le=1.0,
+        description="Share of paragraphs that must read as English; below it the draft is refused.",
+    )
+    risk_red_min: float = Field(
+        default=0.7,
+        ge=0.0,
+        le=1.0,
+        description="A paragraph is red from this risk score (contradictions score 0.70-1.00 by "
+        "their confidence, partial support 0.35-0.65, the rest 0-0.30); `sciverify calibrate` "
+        "fits it to reviewers' decisions.",
+    )
+    risk_yellow_min: float = Field(
+        default=0.35,
+        ge=0.0,
+        le=1.0,
+        description="A paragraph is yellow from this risk score (below risk_red_min); "
+        "`sciverify calibrate` fits it to reviewers' decisions.",
+    )
+    risk_unverifiable_yellow: bool = Field(
+        default=True,
+        description="An unverifiable claim that carries a specific number or cites a paper the "
+        "corpus lacks makes its paragraph yellow (otherwise unverifiable stays blue).",
+    )
