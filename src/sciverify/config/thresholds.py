@@ -36,14 +36,14 @@ class DecisionThresholds(BaseModel):
         description="P(entailment) at or above which a span supports the claim.",
     )
     contradict_min: float = Field(
-        default=0.4,
+        default=0.3,
         ge=0.0,
         le=1.0,
         description="P(contradiction) at or above which a span contradicts the claim (checked "
         "before entailment).",
     )
     related_min: float = Field(
-        default=0.05,
+        default=0.1,
         ge=0.0,
         le=1.0,
         description="P(entailment) or P(contradiction) at or above which a span is on topic, "
