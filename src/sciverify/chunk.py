@@ -434,6 +434,9 @@ def _drafts(section: Section, max_tokens: int, min_tokens: int) -> list[_Draft]:
 
 
 def _place(blocks: Sequence[Block]) -> tuple[int | None, BBox | None]:
+    # A block without text (an empty line the parser kept) adds nothing to the chunk, so its
+    # page and box do not place it either.
+    blocks = [b for b in blocks if b.text.strip()]
     page = next((b.page for b in blocks if b.page is not None), None)
     boxes = [b.bbox for b in blocks if b.bbox is not None and b.page == page]
     if not boxes:
