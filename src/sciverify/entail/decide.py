@@ -14,11 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from sciverify.config.thresholds import (  # noqa: F401 (re-exported)
-    CONTRADICTING_CHECKS,
-    PARTIAL_CHECKS,
-    DecisionThresholds,
-)
+from sciverify.config.thresholds import CONTRADICTING_CHECKS, DecisionThresholds
 from sciverify.entail.backends import Entailer
 from sciverify.entail.checks import run_checks
 from sciverify.records import Decision, EntailProbs, Finding, Label, Status

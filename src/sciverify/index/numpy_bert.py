@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -59,26 +60,27 @@ def _layer_norm(x: Array, weight: Array, bias: Array, eps: float) -> Array:
     return out
 
 
-_CONTROLLER: list[Any] = []
+@lru_cache(maxsize=1)
+def _blas_controller() -> Any:
+    """threadpoolctl's controller (it comes with sentence-transformers through scikit-learn), or
+    None without it."""
+    try:
+        from threadpoolctl import ThreadpoolController
+    except ImportError:
+        return None
+    return ThreadpoolController()
 
 
 def _one_blas_thread() -> Any:
     """BLAS limited to one thread while a query is encoded.
 
     The matrices of one query are small; with OpenBLAS's threads on a busy machine (two cores
-    shared with other work) one query took 1.3-1.8 s instead of 0.11-0.13 s. threadpoolctl
-    comes with sentence-transformers (through scikit-learn); without it nothing is limited.
+    shared with other work) one query took 1.3-1.8 s instead of 0.11-0.13 s. Without
+    threadpoolctl nothing is limited.
     """
     import contextlib
 
-    if not _CONTROLLER:
-        try:
-            from threadpoolctl import ThreadpoolController
-        except ImportError:
-            _CONTROLLER.append(None)
-        else:
-            _CONTROLLER.append(ThreadpoolController())
-    controller = _CONTROLLER[0]
+    controller = _blas_controller()
     if controller is None:
         return contextlib.nullcontext()
     return controller.limit(limits=1, user_api="blas")

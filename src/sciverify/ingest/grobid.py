@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import math
-import re
 import time
 from pathlib import Path
 
@@ -25,7 +24,6 @@ GROBID_HINT = (
 # Elements GROBID should give coordinates for, so blocks get a page and a bounding box.
 TEI_COORDINATES = ("p", "s", "head", "figure", "formula", "biblStruct")
 _BUSY_RETRIES = 5
-_WS = re.compile(r"\s+")
 _BUSY_FIRST_WAIT_S = 0.5  # doubles on each retry: at most 0.5 + 1 + 2 + 4 + 8 s of waiting
 
 
@@ -109,7 +107,7 @@ def parse_with_grobid(
         )
     if status == 200:
         return tei_to_document(response.content, source=str(path))
-    detail = _WS.sub(" ", response.text or "").strip()[:200]
+    detail = " ".join((response.text or "").split())[:200]
     reasons = {
         204: "GROBID extracted no content from the PDF",
         400: "GROBID rejected the request (HTTP 400)",

@@ -3,8 +3,9 @@
 A paragraph is split into sentences (`chunk.split_sentences`), then a sentence whose
 coordinated clauses each carry their own finding ("X increased A, and Y reduced B") into one
 claim per clause. Questions, transitions ("In this section we ..."), statements of intent
-("We will ...") and sentences about the draft's own scope ("This list groups ...") are not claims: they are skipped and counted. Each claim keeps its span in the
-draft, its numbers, entities, hedges and conditions, and the citations written on it.
+("We will ...") and sentences about the draft's own scope ("This list groups ...") are not
+claims: they are skipped and counted. Each claim keeps its span in the draft, its numbers,
+entities, hedges and conditions, and the citations written on it.
 """
 
 from __future__ import annotations

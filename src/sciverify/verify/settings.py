@@ -6,13 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sciverify.config.verify import (  # noqa: F401 (re-exported)
-    LAYERS,
-    PARAGRAPH_TYPES,
-    ROUTING,
-    TABLE_EXTRA_LAYERS,
-    VerifySettings,
-)
+from sciverify.config.verify import LAYERS, VerifySettings
 
 
 def verify_settings(settings: Any) -> VerifySettings:
