@@ -458,9 +458,16 @@ def load_perturbations(root: Path, *, per_kind_cap: int = 900) -> list[NLIPair]:
 
 # --- all sources -----------------------------------------------------------------------
 
+def _title_pairs(root: Path) -> list[NLIPair]:
+    from .titles import load_title_pairs  # titles builds on this module's readers
+
+    return load_title_pairs(root)
+
+
 SOURCES: dict[str, Callable[[Path], list[NLIPair]]] = {
     "scifact": load_scifact,
     "scifact-flip": load_scifact_flips,
+    "scifact-title": lambda root: _title_pairs(root),
     "healthver": lambda root: read_healthver(root / "healthver" / "healthver_dev.csv"),
     "covidfact": load_covidfact,
     "sick": lambda root: read_sick(root / "sick" / "SICK_train.txt"),
