@@ -4,7 +4,8 @@ The held-out pairs of `sciverify.entail.data.load_pairs` (never seen in training
 two by a stable hash of the pair id: thresholds are grid-searched on one half
 (`calibrate_thresholds`) and every figure is reported on the other half, per source, for the
 default thresholds and the calibrated ones, with and without the deterministic checks. The
-calibrated values printed here are what `DecisionThresholds`' defaults are set to.
+calibrated values printed here are what `DecisionThresholds`' defaults are set to (its
+docstring names any value kept apart from a noise-level grid choice, and why).
 
 Usage:
     python benchmarks/entail_quality.py [--corpora PATH] [--sources scifact,healthver,covidfact]

@@ -372,3 +372,28 @@ def test_restatement_support_and_a_dropped_not(scifact_docs: dict[int, list[str]
     assert [(f.check, f.effect) for f in found] == [("negation", "contradict")]
     # Too short to call a restatement.
     assert check_restatement("Tumors recurred.", ev) == []
+
+
+def test_a_number_inside_a_name_is_not_a_missing_measurement() -> None:
+    # Real HealthVer and SciFact pairs: the evidence spells the name another way.
+    covid = (
+        "There are significant differences in the clinical and laboratory courses between "
+        "COVID-19 and influenza."
+    )
+    assert _effects(check_numbers("Covid 19 is different from the flu", covid), "number") == ["ok"]
+    t1d = (
+        "Furthermore, we have associated IL2RA T1D susceptibility genotypes with lower circulating "
+        "levels of the biomarker, soluble IL-2RA."
+    )
+    claim = "Type 1 Diabetes is associated with subtle perturbations in T reg development."
+    assert _effects(check_numbers(claim, t1d), "number") == ["ok"]
+    # Without the name in the evidence the number is still missing, and another number in the
+    # same name is still a conflict; a measurement never passes as a name.
+    other = "Vitamin D deficiency is associated with diabetes risk."
+    assert _effects(check_numbers(claim, other), "number") == ["partial"]
+    lower = claim.replace("Diabetes", "diabetes")
+    assert _effects(check_numbers(lower, t1d), "number") == ["ok"]
+    assert _effects(
+        check_numbers(lower, "Type 2 diabetes is associated with obesity."), "number"
+    ) == ["contradict"]
+    assert _effects(check_numbers("Mortality fell in 19 patients.", covid), "number") == ["partial"]

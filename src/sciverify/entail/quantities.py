@@ -287,7 +287,7 @@ _PHYSICAL_UNITS = frozenset(
 )
 
 
-# --- the number check -------------------------------------------------------------------------------
+# --- the number check ----------------------------------------------------------------------------
 
 
 def check_numbers(claim: str, evidence: str) -> list[Finding]:
@@ -386,7 +386,34 @@ def _check_value(
             f"the claim gives {said} where the evidence has {slot.text_of(evidence)}",
             slot,
         )
+    named = _named_in(q, claim, evidence)
+    if named:
+        return f("ok", f"{said} is part of a name ({named!r}) that the evidence also has")
     return f("partial", f"the number {said} in the claim is not in the evidence")
+
+
+_NAME_BEFORE = re.compile(r"([A-Za-z][A-Za-z\-]*)[ \-]$")
+_TOKEN = re.compile(r"[\w\-]+")
+
+
+def _named_in(q: Quantity, claim: str, evidence: str) -> str:
+    """The claim's "Type 1", "COVID 19", "BRCA 1", "T-helper 17" when the evidence writes the
+    same name with its number, however spelled ("COVID-19", "T1D", "Th17", "BRCA1"); else "".
+
+    Only a bare integer under 1000 right after a content word is read as part of a name (the
+    noun after it, "Type 1 diabetes", is no unit); a number written with a unit, a decimal or
+    a range stays a measurement."""
+    digits = claim[q.span[0] : q.span[1]]
+    if not digits.isdigit() or q.high is not None or not 0 <= q.value < 1000:
+        return ""
+    m = _NAME_BEFORE.search(claim[: q.span[0]])
+    if not m or m.group(1).lower() in STOPWORDS or direction(m.group(1).lower()):
+        return ""
+    inside = re.compile(rf"(?<!\d){re.escape(digits)}(?!\d)")
+    for token in _TOKEN.findall(evidence):
+        if any(c.isalpha() for c in token) and inside.search(token):
+            return f"{m.group(1)} {digits}"
+    return ""
 
 
 _ALPHA = re.compile(r"[A-Za-z][A-Za-z0-9]*")
