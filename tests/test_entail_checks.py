@@ -190,6 +190,20 @@ def test_hedging_stronger_claim_is_partial(scifact_docs: dict[int, list[str]]) -
     assert check_hedging(hedged, ev) == []
 
 
+def test_hedge_of_an_appended_inference_does_not_weaken_the_finding() -> None:
+    # A SciFact abstract sentence: the finding is stated plainly, the inference after it hedged.
+    ev = (
+        "Muscle sympathetic nerve activity is increased during normotensive pregnancy while mean "
+        "arterial pressure is maintained or reduced, suggesting baroreflex resetting."
+    )
+    finding = "Sympathetic nerve activity is increased during normal pregnancy."
+    assert check_hedging(finding, ev) == []
+    inference = "Pregnancy causes baroreflex resetting."
+    assert [(f.effect, f.evidence_text) for f in check_hedging(inference, ev)] == [
+        ("partial", "suggesting")
+    ]
+
+
 def test_conditions_dropped_and_changed(scifact_docs: dict[int, list[str]]) -> None:
     ppm = scifact_docs[PPM1D[0]][PPM1D[1]]
     dropped = check_conditions("PPM1D mutations attenuated p53 activation.", ppm)

@@ -112,7 +112,8 @@ def check_negation(claim: str, evidence: str) -> list[Finding]:
         if hit is None:
             return []
         e_span, c_span = hit
-        message = f"the evidence negates what the claim asserts: {evidence[e_span[0] : e_span[1]]!r}"
+        negated = evidence[e_span[0] : e_span[1]]
+        message = f"the evidence negates what the claim asserts: {negated!r}"
     else:
         hit = _negated_shared(c_neg, evidence)
         if hit is None:
@@ -153,12 +154,34 @@ def _strength(text: str, *, strongest: bool) -> tuple[int, tuple[int, int] | Non
     return min(cues)
 
 
+# ", suggesting that ...", ", which may ...": an inference appended to a finding. Its hedge
+# qualifies the inference, not the finding before it.
+_INFERENCE_TAIL = re.compile(
+    r",\s*(?:suggesting|indicating|implying|consistent with|which (?:suggests?|indicates?|"
+    r"implies|may|might|could))\b",
+    re.IGNORECASE,
+)
+
+
+def _hedge_scope(claim: str, evidence: str) -> str:
+    """The part of the evidence whose certainty the claim restates: the finding alone when the
+    claim matches it at least as well as the inference appended to it; cut text is blanked so
+    spans keep their offsets."""
+    m = _INFERENCE_TAIL.search(evidence)
+    if m is None:
+        return evidence
+    head, tail = evidence[: m.start()], evidence[m.start() :]
+    if lx.overlap(claim, head) < max(lx.overlap(claim, tail), lx.RELATED_OVERLAP):
+        return evidence
+    return head + " " * len(tail)
+
+
 def check_hedging(claim: str, evidence: str) -> list[Finding]:
     """The claim states more certainty than the evidence does (may -> proves)."""
     if lx.overlap(claim, evidence) < lx.RELATED_OVERLAP:
         return []
     c_level, c_span = _strength(claim, strongest=True)
-    e_level, e_span = _strength(evidence, strongest=False)
+    e_level, e_span = _strength(_hedge_scope(claim, evidence), strongest=False)
     if c_level <= e_level:
         return []
     c_word = claim[c_span[0] : c_span[1]] if c_span else "a plain assertion"
