@@ -147,7 +147,7 @@ class _Handler(BaseHTTPRequestHandler):
     def log_message(self, *args: Any) -> None:
         pass
 
-    def do_POST(self) -> None:  # noqa: N802 - http.server's name
+    def do_POST(self) -> None:  # http.server's name
         body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
         type(self).requests.append(body)
         if self.mode == "timeout":
@@ -330,10 +330,10 @@ def test_llm_statement_dropping_a_condition_is_shown_weaker(corpus: Path,
 COVIDFACT_PAIRS = (
     ("Fenofibrate increases the amount of sulfatide which seems beneficial against covid-19",
      "Fenofibrate reduces the amount of sulfatide which seems beneficial against covid-19"),
-    ("Berberine and obatoclax inhibit sars-cov-2 replication in primary human nasal epithelial "
-     "cells in vitro.",
-     "Berberine and obatoclax induce sars-cov-2 replication in primary human nasal epithelial "
-     "cells in vitro."),
+    (("Berberine and obatoclax inhibit sars-cov-2 replication in primary human nasal epithelial "
+      "cells in vitro."),
+     ("Berberine and obatoclax induce sars-cov-2 replication in primary human nasal epithelial "
+      "cells in vitro.")),
 )
 
 

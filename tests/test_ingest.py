@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import json
-import random
 import os
+import random
 import shutil
 import signal
 import subprocess
@@ -228,7 +228,7 @@ def test_busy_corpus_is_a_clear_error(tmp_path: Path) -> None:
         proc = subprocess.run(
             [sys.executable, "-m", "sciverify", "ingest", str(SAMPLE), "--corpus", str(corpus),
              "--no-index"],
-            capture_output=True, text=True, timeout=120,
+            capture_output=True, text=True, timeout=120, check=False,
         )
     finally:
         holder.close()
@@ -270,7 +270,7 @@ def test_sigkill_mid_batch_leaves_store_consistent(tmp_path: Path, shared_corpor
             "SELECT count(*) FROM blocks b WHERE b.version_id NOT IN"
             " (SELECT version_id FROM versions)") == 0
     resumed = subprocess.run(cmd[:-1] + ["-f", "json"], capture_output=True, text=True,
-                             timeout=600)
+                             timeout=600, check=False)
     report = json.loads(resumed.stdout)[0]
     assert report["skipped"] == stored
     with sv.open_store(corpus, read_only=True) as store:

@@ -90,12 +90,12 @@ def test_chunk_filters(indexed: Path, flag: str, value: str, column: str) -> Non
 def test_year_and_paper_filters(indexed: Path) -> None:
     with sv.open_store(indexed, read_only=True) as store:
         papers = {p["paper_id"]: p["year"] for p in sv.list_papers(store)}
-    year = sorted(y for y in papers.values() if y)[0]
+    year = min(y for y in papers.values() if y)
     result = run_cli("search", "study results", "--corpus", str(indexed), "--year",
                      f"{year}..{year}", "-f", "json")
     rows = json.loads(result.stdout)
     assert rows and all(r["year"] == year for r in rows)
-    one = sorted(papers)[0]
+    one = min(papers)
     result = run_cli("search", "study results", "--corpus", str(indexed), "--paper", one,
                      "-f", "json", "--mode", "dense")
     rows = json.loads(result.stdout)

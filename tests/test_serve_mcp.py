@@ -32,14 +32,16 @@ def _session(corpus: Path, calls: Any) -> Any:
         command=sys.executable, args=["-m", "sciverify", "serve", "--mcp", "--corpus", str(corpus)],
         env=env, cwd=str(corpus.parent))
 
-    async def main() -> Any:
-        with open(os.devnull, "w") as errlog:
-            async with stdio_client(params, errlog=errlog) as (read, write):
-                async with ClientSession(read, write) as session:
-                    await session.initialize()
-                    return await calls(session)
+    async def main(errlog: Any) -> Any:
+        async with (
+            stdio_client(params, errlog=errlog) as (read, write),
+            ClientSession(read, write) as session,
+        ):
+            await session.initialize()
+            return await calls(session)
 
-    return anyio.run(main)
+    with open(os.devnull, "w") as errlog:
+        return anyio.run(main, errlog)
 
 
 def _text(result: Any) -> str:

@@ -369,10 +369,8 @@ def _choose(results: list[tuple[Candidate, Metrics]], current: Candidate, before
             return False
         if before.risk_coverage is not None and (m.risk_coverage or 0.0) < before.risk_coverage:
             return False
-        if before.pair_macro_f1 is not None and (m.pair_macro_f1 or 0.0) < (
-                before.pair_macro_f1 - tolerance):
-            return False
-        return True
+        return not (before.pair_macro_f1 is not None
+                    and (m.pair_macro_f1 or 0.0) < before.pair_macro_f1 - tolerance)
 
     def key(item: tuple[Candidate, Metrics]) -> tuple[float, ...]:
         c, m = item

@@ -9,7 +9,6 @@ from typing import Any
 from sciverify.errors import InputError
 from sciverify.store.db import Store
 
-
 _YEARS = re.compile(r"\s*(\d{4})?\s*(\.\.)?\s*(\d{4})?\s*")
 YEARS_HINT = "use 2019, 2015..2020, 2015.. or ..2020"
 

@@ -659,10 +659,10 @@ def chunk(*, store: Any, settings: Any, progress: Any = None, rebuild: bool = Fa
 
 
 __all__ = [
-    "ChunkReport",
-    "chunk",
     "EVIDENCE_CUES",
     "SECTION_EVIDENCE",
+    "ChunkReport",
+    "chunk",
     "chunk_document",
     "classify_evidence",
     "estimate_tokens",

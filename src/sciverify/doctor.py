@@ -14,7 +14,7 @@ def _check(name: str, fn: Any) -> dict[str, str]:
         return {"check": name, "status": "ok", "detail": detail, "fix": ""}
     except SciverifyError as exc:
         return {"check": name, "status": "problem", "detail": exc.message, "fix": exc.hint or ""}
-    except Exception as exc:  # doctor reports every failure instead of stopping at the first
+    except Exception as exc:  # noqa: BLE001 - doctor reports every failure, not just the first
         return {"check": name, "status": "problem", "detail": f"{type(exc).__name__}: {exc}",
                 "fix": ""}
 

@@ -16,6 +16,7 @@ import re
 import time
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
+from itertools import pairwise
 from typing import Any
 
 from sciverify.errors import InputError
@@ -256,18 +257,22 @@ def _cluster(paper_ids: list[str], edges: list[MapEdge]) -> tuple[dict[str, int]
 
 
 # Words of abstracts in general (structured-abstract headings, reporting verbs), not of a topic.
-_GENERIC = frozenset("""background conclusion conclusions objective objectives aim aims purpose
-    methods design setting findings showed show found find present presents presented propose
-    proposed paper article work studies report reported basis develop developed provide provides
-    consider considered through further well known first second however here thus therefore
-    significant significantly important including include includes number total various""".split())
+_GENERIC = frozenset([
+    "background", "conclusion", "conclusions", "objective", "objectives", "aim", "aims", "purpose",
+    "methods", "design", "setting", "findings", "showed", "show", "found", "find", "present",
+    "presents", "presented", "propose", "proposed", "paper", "article", "work", "studies", "report",
+    "reported", "basis", "develop", "developed", "provide", "provides", "consider", "considered",
+    "through", "further", "well", "known", "first", "second", "however", "here", "thus",
+    "therefore", "significant", "significantly", "important", "including", "include", "includes",
+    "number", "total", "various",
+])
 _TERM = re.compile(r"[a-z][a-z0-9\-]{2,}")
 
 
 def _terms(text: str, *, bigrams: bool) -> set[str]:
     words = [w.strip("-") for w in _TERM.findall(text.lower())]
     words = [w for w in words if w not in STOPWORDS and w not in _GENERIC and len(w) > 2]
-    pairs = {f"{a} {b}" for a, b in zip(words, words[1:], strict=False)} if bigrams else set()
+    pairs = {f"{a} {b}" for a, b in pairwise(words)} if bigrams else set()
     return set(words) | pairs
 
 

@@ -27,13 +27,16 @@ log = logging.getLogger(__name__)
 GRAPH_FORMAT = "sciverify-map/1"
 EDGE_KINDS = ("citation", "semantic", "shared_evidence")
 
-STOPWORDS = frozenset(
-    """a an and are as at be by for from has have in into is it its of on or that the their this
-    to was were with we our using use used based via between among than not no can may study
-    paper results result method methods new two one also these those which who how what when
-    analysis approach data model models show shows shown effect effects during after under over
-    more most high low large small different however both such other each all within without""".split()
-)
+STOPWORDS = frozenset([
+    "a", "an", "and", "are", "as", "at", "be", "by", "for", "from", "has", "have", "in", "into",
+    "is", "it", "its", "of", "on", "or", "that", "the", "their", "this", "to", "was", "were",
+    "with", "we", "our", "using", "use", "used", "based", "via", "between", "among", "than", "not",
+    "no", "can", "may", "study", "paper", "results", "result", "method", "methods", "new", "two",
+    "one", "also", "these", "those", "which", "who", "how", "what", "when", "analysis", "approach",
+    "data", "model", "models", "show", "shows", "shown", "effect", "effects", "during", "after",
+    "under", "over", "more", "most", "high", "low", "large", "small", "different", "however",
+    "both", "such", "other", "each", "all", "within", "without",
+])
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,8 +60,11 @@ _DATASET_AFTER = re.compile(rf"\b(?:{_DATASET_WORDS})[ ](?:called[ ]|named[ ])?\
 _IDENT_NEAR = re.compile(
     rf"\b([A-Z][A-Za-z]*\d[\w\-]*|[A-Z]{{3,}}(?:-[\dA-Z]+)?|[A-Z][a-z]+[A-Z][\w\-]*)\b"
     rf"(?=(?:\W+\w+){{0,4}}?\W+(?:{_DATASET_WORDS})\b)")
-_NOT_A_NAME = frozenset("the this that these our a an in of for we each all both its their "
-                        "from with on to one two three table figure fig section".split())
+_NOT_A_NAME = frozenset([
+    "the", "this", "that", "these", "our", "a", "an", "in", "of", "for", "we", "each", "all",
+    "both", "its", "their", "from", "with", "on", "to", "one", "two", "three", "table", "figure",
+    "fig", "section",
+])
 _METRICS = {
     "accuracy": "accuracy", "f1": "F1", "f1-score": "F1", "f-score": "F1", "f-measure": "F1",
     "auc": "AUC", "auroc": "AUC", "roc": "AUC", "ndcg": "nDCG", "mrr": "MRR", "bleu": "BLEU",

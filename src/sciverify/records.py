@@ -192,27 +192,27 @@ def to_row(record: Any) -> dict[str, Any]:
 
 
 __all__ = [
-    "Card",
-    "EvidenceRef",
-    "ParagraphResult",
-    "Risk",
-    "VerifyResult",
     "BBox",
     "Block",
     "BlockKind",
+    "Card",
     "Chunk",
+    "Decision",
+    "EntailProbs",
+    "EvidenceRef",
+    "Finding",
+    "Label",
+    "ParagraphResult",
     "ParsedDocument",
     "Reference",
+    "Risk",
     "Section",
     "SectionKind",
+    "Status",
+    "VerifyResult",
     "VersionKind",
     "section_text",
     "to_row",
-    "Decision",
-    "EntailProbs",
-    "Finding",
-    "Label",
-    "Status",
 ]
 
 

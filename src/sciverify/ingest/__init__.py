@@ -105,7 +105,7 @@ def _parse_outcome(parser: str, path: Path, settings: Settings) -> tuple[str, An
         return "ok", PARSERS[parser](path, settings)
     except SciverifyError as exc:
         return "error", (exc.message, exc.hint, isinstance(exc, EnvironmentProblem))
-    except Exception as exc:  # a parser bug must not end the batch; it is reported per file
+    except Exception as exc:  # noqa: BLE001 - a parser bug must not end the batch
         return "error", (f"parser failed: {type(exc).__name__}: {exc}", "please report this", False)
 
 
@@ -465,4 +465,4 @@ def _ingest_records(path: Path, store: Store, report: IngestReport, known: set[s
     flush()
 
 
-__all__ = ["IngestFailure", "IngestReport", "PARSERS", "expand_paths", "ingest", "ParseError"]
+__all__ = ["PARSERS", "IngestFailure", "IngestReport", "ParseError", "expand_paths", "ingest"]

@@ -9,7 +9,8 @@ import unicodedata
 from sciverify.records import ParsedDocument, VersionKind
 
 _DOI_RE = re.compile(r"10\.\d{4,9}/[^\s\"<>]+", re.IGNORECASE)
-_ARXIV_RE = re.compile(r"(?:arxiv:\s*)?(\d{4}\.\d{4,5}|[a-z\-]+(?:\.[A-Z]{2})?/\d{7})(v\d+)?", re.I)
+_ARXIV_RE = re.compile(r"(?:arxiv:\s*)?(\d{4}\.\d{4,5}|[a-z\-]+(?:\.[A-Z]{2})?/\d{7})(v\d+)?",
+                       re.IGNORECASE)
 
 _KIND_RANK = {VersionKind.published: 3, VersionKind.accepted: 2, VersionKind.preprint: 1}
 

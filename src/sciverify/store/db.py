@@ -6,7 +6,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Self
 
 from sciverify.errors import CorpusBusy, EnvironmentProblem, InputError
 from sciverify.store import migrations
@@ -28,7 +28,7 @@ class Store:
     def corpus_dir(self) -> Path:
         return self.path.parent
 
-    def __enter__(self) -> Store:
+    def __enter__(self) -> Self:
         return self
 
     def __exit__(self, *exc: object) -> None:

@@ -315,7 +315,7 @@ def paragraph_risk(
     are the band edges, so the rules above decide alone; `sciverify calibrate` may move them
     (a low-confidence contradiction to yellow, a low-confidence partial support to blue).
     """
-    risk, score = _rule_risk(cards, unverifiable_yellow)
+    _risk, score = _rule_risk(cards, unverifiable_yellow)
     return risk_level(score, red_min=red_min, yellow_min=yellow_min), score
 
 
