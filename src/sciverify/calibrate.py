@@ -327,7 +327,9 @@ def calibrate(
     progress.start(len(combos), "calibrate: thresholds")
     results: list[tuple[Candidate, Metrics]] = []
     for combo in combos:
-        base = Candidate(*combo, current.risk_red_min, current.risk_yellow_min)
+        # combo holds one value per THRESHOLD_KEYS entry (three); mypy cannot know its length.
+        base = Candidate(*combo, current.risk_red_min,  # type: ignore[call-arg]
+                         current.risk_yellow_min)
         # Colours at the default band edges follow the score alone, so each risk-level
         # candidate re-colours the same scores.
         scores = []

@@ -43,7 +43,8 @@ class PaperFilter:
 
 def list_papers(store: Store, filters: PaperFilter = PaperFilter()) -> list[dict[str, Any]]:
     """Stored works, newest year first then by id, each with its version count and kinds."""
-    where, params = ["1=1"], []
+    where: list[str] = ["1=1"]
+    params: list[Any] = []
     if filters.year_from is not None:
         where.append("w.year >= ?")
         params.append(filters.year_from)

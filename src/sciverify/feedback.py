@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -23,6 +23,8 @@ from sciverify.errors import InputError
 
 DECISIONS = ("accept", "revise", "reject")
 RISKS = ("red", "yellow", "blue")
+DecisionKind = Literal["accept", "revise", "reject"]
+RiskLevel = Literal["red", "yellow", "blue"]
 PROBLEMATIC = ("revise", "reject")
 FLAGGED = ("red", "yellow")
 _HINT = ('a decisions file is the JSON the HTML report exports: {"run_id", "draft_sha256", '
@@ -34,9 +36,9 @@ class DecisionEntry(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     paragraph_id: str = Field(pattern=r"^p_\d+$", description="The paragraph, as in the report.")
-    decision: Literal["accept", "revise", "reject"] = Field(
+    decision: DecisionKind = Field(
         description="accept: keep as written; revise: needs a change; reject: wrong, remove.")
-    risk: Literal["red", "yellow", "blue"] | None = Field(
+    risk: RiskLevel | None = Field(
         default=None, description="The risk sciverify gave the paragraph.")
     note: str = Field(default="", max_length=10_000, description="The reviewer's note.")
     decided_at: datetime = Field(description="When the decision was made (ISO 8601).")
@@ -157,7 +159,9 @@ def record_decision(store: Any, *, draft_sha256: str, paragraph_id: str, decisio
             read-only store.
     """
     try:
-        entry = DecisionEntry(paragraph_id=paragraph_id, decision=decision, risk=risk, note=note,
+        # Pydantic validates both values; an unknown one raises ValidationError below.
+        entry = DecisionEntry(paragraph_id=paragraph_id, decision=cast(DecisionKind, decision),
+                              risk=cast("RiskLevel | None", risk), note=note,
                               decided_at=datetime.now(UTC))
         DecisionFile(run_id=run_id, draft_sha256=draft_sha256, decisions=[])
     except ValidationError as exc:

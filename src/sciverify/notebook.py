@@ -178,7 +178,7 @@ def decide(result: VerifyResult, paragraph_id: str, decision: str, *, note: str 
     if decision not in DECISIONS:
         raise InputError(f"unknown decision {decision!r}",
                          hint=f"use one of {', '.join(DECISIONS)}")
-    kwargs = {"draft_sha256": result.draft_sha256, "paragraph_id": paragraph_id,
+    kwargs: dict[str, Any] = {"draft_sha256": result.draft_sha256, "paragraph_id": paragraph_id,
               "decision": decision, "risk": paragraph.risk, "note": note, "run_id": result.run_id}
     if store is not None:
         record_decision(store, **kwargs)

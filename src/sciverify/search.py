@@ -7,10 +7,13 @@ import threading
 from dataclasses import asdict, dataclass, field
 from enum import StrEnum
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from sciverify.errors import UsageError
 from sciverify.index.bm25 import Filters
+
+if TYPE_CHECKING:
+    from sciverify.index.dense import Vectors
 
 SNIPPET_CHARS = 280
 
@@ -233,8 +236,9 @@ def retrieve(query: str, idx: _Indexes, *, mode: Mode, fusion: Fusion, depth: in
         in_dense = {c for c, _ in dense}
         lexical_only = [c for c, _ in lexical if c not in in_dense and c in idx.chunk_to_row]
         exact_cos = dict(dense)
+        # Exact fusion only runs in hybrid mode, so the query vector is set.
         exact_cos.update(zip(lexical_only, idx.dense.score_rows(
-            vector, [idx.chunk_to_row[c] for c in lexical_only]).tolist(), strict=True))
+            cast("Vectors", vector), [idx.chunk_to_row[c] for c in lexical_only]).tolist(), strict=True))
         in_lexical = {c for c, _ in lexical}
         exact_bm25 = dict(lexical)
         exact_bm25.update(idx.bm25.score_chunks(query, [c for c in in_dense if c not in in_lexical]))
@@ -252,7 +256,8 @@ def retrieve(query: str, idx: _Indexes, *, mode: Mode, fusion: Fusion, depth: in
 def _allowed_rows(store: Any, idx: _Indexes, filters: Filters | None) -> set[int] | None:
     if filters is None or filters.is_empty:
         return None
-    where, params = ["1=1"], []
+    where: list[str] = ["1=1"]
+    params: list[Any] = []
     if filters.year_min is not None:
         where.append("w.year >= ?")
         params.append(filters.year_min)

@@ -217,7 +217,7 @@ def answer(question: str, pool: Pool, *, store: Any, settings: Any, entailer: An
     items = [("direct", *_citations(i)) for i in data["direct_findings"]]
     items += [("synthesis", *_citations(i)) for i in data["synthesis"]]
     statements = check(items, pool=pool, store=store, settings=settings, entailer=entailer)
-    gaps = [Gap(i["statement"], tuple(str(t) for t in i.get("search_terms") or []))
+    missing = [Gap(i["statement"], tuple(str(t) for t in i.get("search_terms") or []))
             for i in data["insufficient_evidence"]]
     direct = [s for s in statements if s.part == "direct"]
     synth = [s for s in statements if s.part == "synthesis"]
@@ -234,5 +234,5 @@ def answer(question: str, pool: Pool, *, store: Any, settings: Any, entailer: An
             finding="conflict", note="found by the checker; shown as a conflict",
             pages=(a.page, b.page), papers=(a.paper_id, b.paper_id), evidence=(a.text, b.text)))
     return Answer(question=question, mode="llm", direct=tuple(direct), synthesis=tuple(synth),
-                  insufficient=tuple(gaps), evidence=tuple(evidence),
+                  insufficient=tuple(missing), evidence=tuple(evidence),
                   answered=any(s.status == "supported" for s in direct))

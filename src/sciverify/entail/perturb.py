@@ -444,9 +444,13 @@ def paraphrase_light(sentence: str, *, seed: int = 0) -> str | None:
     """A meaning-preserving rewrite (drop a lead-in or an abbreviation, a plainer word)."""
     out = sentence
     for pattern, repl in _PARAPHRASES:
+
+        def expand(m: re.Match[str], r: str = repl) -> str:
+            return m.expand(r).upper() if r == "\\1" else m.expand(r)
+
         new = re.sub(
             pattern,
-            lambda m, r=repl: m.expand(r).upper() if r == "\\1" else m.expand(r),
+            expand,
             out,
             count=1,
         )

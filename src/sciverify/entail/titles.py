@@ -140,7 +140,8 @@ def read_title_pairs(claims_path: Path, corpus_path: Path) -> list[NLIPair]:
             for other in postings.get(w, ()):
                 # A neighbour from the other side of the split would leak its sentences.
                 if other != d and splits.get(other, "train") == split:
-                    votes[other] += idf[w]
+                    # Counter of float weights; typeshed types Counter values as int.
+                    votes[other] += idf[w]  # type: ignore[assignment]
         for other, _ in votes.most_common(3):
             candidates = [
                 (len(tw & _words(s)) / len(tw), k)

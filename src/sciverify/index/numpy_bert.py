@@ -16,7 +16,7 @@ import json
 from collections.abc import Sequence
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 if TYPE_CHECKING:
     import numpy as np
@@ -180,7 +180,8 @@ class NumpyBert:
                             w[p + "attention.output.LayerNorm.bias"], self._eps)
             hidden = x @ w[p + "intermediate.dense.weight"] + w[p + "intermediate.dense.bias"]
             hidden = 0.5 * hidden * (1.0 + _erf(hidden * np.float32(0.7071067811865476)))
-            out = hidden @ w[p + "output.dense.weight"] + w[p + "output.dense.bias"]
+            # float32 throughout; numpy's stubs widen `0.5 * hidden` to floating[Any].
+            out = cast("Array", hidden @ w[p + "output.dense.weight"] + w[p + "output.dense.bias"])
             x = _layer_norm(out + x, w[p + "output.LayerNorm.weight"],
                             w[p + "output.LayerNorm.bias"], self._eps)
         pooled = x.mean(0)

@@ -243,8 +243,9 @@ def _collect_structure(version_id: str, doc: ParsedDocument, sec: dict[str, list
                                         block.page, *box, block.ref), strict=True):
                 blk[key].append(value)
     for r_ord, ref in enumerate(doc.references, start=1):
-        values = (version_id, r_ord, ref.raw, ref.title, list(ref.authors), ref.year,
-                  normalise_doi(ref.doi), normalise_arxiv(ref.arxiv_id)[0], ref.venue)
+        values: tuple[Any, ...] = (version_id, r_ord, ref.raw, ref.title, list(ref.authors),
+                                   ref.year, normalise_doi(ref.doi),
+                                   normalise_arxiv(ref.arxiv_id)[0], ref.venue)
         for key, value in zip(refs, values, strict=True):
             refs[key].append(value)
 

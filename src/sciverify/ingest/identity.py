@@ -12,7 +12,7 @@ _DOI_RE = re.compile(r"10\.\d{4,9}/[^\s\"<>]+", re.IGNORECASE)
 _ARXIV_RE = re.compile(r"(?:arxiv:\s*)?(\d{4}\.\d{4,5}|[a-z\-]+(?:\.[A-Z]{2})?/\d{7})(v\d+)?",
                        re.IGNORECASE)
 
-_KIND_RANK = {VersionKind.published: 3, VersionKind.accepted: 2, VersionKind.preprint: 1}
+_KIND_RANK: dict[str, int] = {VersionKind.published: 3, VersionKind.accepted: 2, VersionKind.preprint: 1}
 
 
 def normalise_doi(doi: str | None) -> str | None:
