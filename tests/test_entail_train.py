@@ -113,3 +113,28 @@ def test_saved_checkpoint_reloads_as_float32_with_the_same_predictions(tmp_path:
     assert ce.model.dtype == torch.float32
     assert ce.predict(pairs).shape == (2, 3)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["m"]  # no staging folder left behind
+
+
+@pytest.mark.slow
+def test_train_nli_command_trains_evaluates_and_saves(
+    tmp_path: Path, shared_corpora: Path
+) -> None:
+    from typer.testing import CliRunner
+
+    from sciverify.cli import app
+
+    out, fp32 = tmp_path / "model", tmp_path / "fp32"
+    args = ["train-nli", "--corpora", str(shared_corpora), "--out", str(out), "--minutes", "0.1",
+            "--epochs", "1", "--mix", "rte=0.2", "--lr", "1e-5", "--label-smoothing", "0.1",
+            "--heldout-limit", "40", "--keep-trained", str(fp32)]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0, result.output
+    metrics = json.loads((out / "metrics.json").read_text(encoding="utf-8"))
+    assert metrics["mixture"] == {"rte": 0.2}
+    training = metrics["training"]
+    assert training["lr"] == 1e-5 and training["label_smoothing"] == 0.1
+    assert training["steps"] > 0 and "--mix rte=0.2" in training["command"]
+    assert set(metrics["train_counts"]) == {"rte"}  # only the mixture's sources are loaded
+    assert {"scifact", "healthver", "sick"} <= set(metrics["heldout"])  # every source is scored
+    assert metrics["fp16_reload_check"]["argmax_agreement"] >= 0.95
+    assert (out / "MODEL_CARD.md").is_file() and (fp32 / "model.safetensors").is_file()

@@ -511,14 +511,31 @@ def train_nli_cmd(
     minutes: Annotated[float, typer.Option(help="Training time budget.")] = 55.0,
     epochs: Annotated[int, typer.Option(help="Epochs (cut short by the time budget).")] = 2,
     seed: Annotated[int, typer.Option(help="Random seed.")] = 13,
+    lr: Annotated[float, typer.Option(help="Peak learning rate.")] = 5e-5,
+    mix: Annotated[str | None, typer.Option(
+        help="Source weights per epoch, e.g. scifact=3,scifact-flip=1,healthver=1,perturb=0.35 "
+             "(sources: scifact, scifact-flip, scifact-title, healthver, covidfact, sick, rte, "
+             "perturb or one perturbation kind such as perturb-entity).")] = None,
+    init: Annotated[Path | None, typer.Option(
+        help="Continue from this fp32 checkpoint (an earlier --keep-trained folder).")] = None,
+    freeze_embeddings: Annotated[bool, typer.Option(
+        help="Keep the word-piece embeddings fixed.")] = False,
+    label_smoothing: Annotated[float, typer.Option(help="Label smoothing (0 = none).")] = 0.0,
+    keep_trained: Annotated[Path | None, typer.Option(
+        help="Also save the fp32 model here, to continue from later.")] = None,
+    heldout_limit: Annotated[int | None, typer.Option(
+        help="Evaluate on about this many held-out pairs (quick checks only).")] = None,
 ) -> None:
     from sciverify.entail import bundled_model_path
     from sciverify.entail.train import main as train_main
 
-    target = out or bundled_model_path()
-    rc = train_main(["--corpora", str(corpora), "--out", str(target), "--minutes", str(minutes),
-                     "--epochs", str(epochs), "--seed", str(seed)])
-    raise typer.Exit(rc)
+    argv = ["--corpora", str(corpora), "--out", str(out or bundled_model_path()),
+            "--minutes", str(minutes), "--epochs", str(epochs), "--seed", str(seed),
+            "--lr", str(lr), "--label-smoothing", str(label_smoothing)]
+    for flag, value in (("--mix", mix), ("--init", init), ("--keep-trained", keep_trained),
+                        ("--heldout-limit", heldout_limit)):
+        argv += [flag, str(value)] if value is not None else []
+    raise typer.Exit(train_main(argv + (["--freeze-embeddings"] if freeze_embeddings else [])))
 
 
 @command(help="Report what is available: models (offline), GROBID, tesseract, the corpus schema "
