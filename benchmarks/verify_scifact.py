@@ -132,23 +132,15 @@ def run(
                 docs = [str(doc_of.get(e.paper_id)) for c in cards for e in c.evidence]
                 hits += bool(docs) and docs[0] in gold_docs
                 any_hits += any(d in gold_docs for d in docs)
-    f1 = macro_f1(pairs)
     split = _splits(claims)
-    by_split = {}
-    for name in ("heldout", "train"):
-        sub = [pr for pr, c in zip(pairs, claims, strict=True) if split[int(c["id"])] == name]
-        sub_f1 = macro_f1(sub)
-        by_split[name] = {
-            "claims": len(sub),
-            "accuracy": round(sum(g == p for g, p in sub) / max(len(sub), 1), 4),
-            "macro_f1": round(sub_f1["macro"], 4),
-            "f1": {k: round(v, 4) for k, v in sub_f1.items() if k != "macro"},
-        }
+    by_split = {
+        name: _scores(
+            [pr for pr, c in zip(pairs, claims, strict=True) if split[int(c["id"])] == name]
+        )
+        for name in ("heldout", "train")
+    }
     return {
-        "claims": len(pairs),
-        "accuracy": round(sum(g == p for g, p in pairs) / max(len(pairs), 1), 4),
-        "macro_f1": round(f1["macro"], 4),
-        "f1": {k: round(v, 4) for k, v in f1.items() if k != "macro"},
+        **_scores(pairs),
         "gold": dict(Counter(g for g, _ in pairs)),
         "predicted": dict(Counter(p for _, p in pairs)),
         "statuses": dict(statuses),
@@ -159,6 +151,17 @@ def run(
         "verify_overrides": overrides,
         "entailer": getattr(entailer, "name", "?"),
         "seconds_per_claim": round((time.perf_counter() - started) / max(len(pairs), 1), 3),
+    }
+
+
+def _scores(pairs: list[tuple[str, str]]) -> dict[str, Any]:
+    """Claim count, accuracy, macro-F1 and per-label F1 of (gold, predicted) pairs."""
+    f1 = macro_f1(pairs)
+    return {
+        "claims": len(pairs),
+        "accuracy": round(sum(g == p for g, p in pairs) / max(len(pairs), 1), 4),
+        "macro_f1": round(f1["macro"], 4),
+        "f1": {k: round(v, 4) for k, v in f1.items() if k != "macro"},
     }
 
 

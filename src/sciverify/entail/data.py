@@ -467,7 +467,7 @@ def _title_pairs(root: Path) -> list[NLIPair]:
 SOURCES: dict[str, Callable[[Path], list[NLIPair]]] = {
     "scifact": load_scifact,
     "scifact-flip": load_scifact_flips,
-    "scifact-title": lambda root: _title_pairs(root),
+    "scifact-title": _title_pairs,
     "healthver": lambda root: read_healthver(root / "healthver" / "healthver_dev.csv"),
     "covidfact": load_covidfact,
     "sick": lambda root: read_sick(root / "sick" / "SICK_train.txt"),

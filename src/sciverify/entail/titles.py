@@ -16,7 +16,6 @@ so nothing cited by a held-out claim is trained on; uncited abstracts are all tr
 from __future__ import annotations
 
 import gzip
-import hashlib
 import json
 import math
 import re
@@ -97,8 +96,10 @@ def read_title_pairs(claims_path: Path, corpus_path: Path) -> list[NLIPair]:
                 rec = json.loads(line)
                 docs[int(rec["doc_id"])] = (rec["title"], [_clean(s) for s in rec["abstract"]])
 
-    # Document frequency of content words, for picking the nearest other abstract.
-    doc_words = {d: _words(t + " " + " ".join(s)) for d, (t, s) in docs.items()}
+    # Content words of every sentence, and their document frequency for picking the nearest
+    # other abstract.
+    sent_words = {d: [_words(s) for s in sents] for d, (_, sents) in docs.items()}
+    doc_words = {d: _words(t).union(*sent_words[d]) for d, (t, _) in docs.items()}
     df = Counter(w for ws in doc_words.values() for w in ws)
     idf = {w: math.log(len(docs) / n) for w, n in df.items()}
     postings: dict[str, list[int]] = defaultdict(list)
@@ -118,8 +119,8 @@ def read_title_pairs(claims_path: Path, corpus_path: Path) -> list[NLIPair]:
         if len(tw) < 3:
             continue
         scored = [
-            (len(tw & _words(s)) / len(tw) + (LATE_BONUS if i >= len(sents) // 2 else 0.0), i)
-            for i, s in enumerate(sents)
+            (len(tw & ws) / len(tw) + (LATE_BONUS if i >= len(sents) // 2 else 0.0), i)
+            for i, (s, ws) in enumerate(zip(sents, sent_words[d], strict=True))
             if i > 0 and not _AIM.search(s) and len(s.split()) >= 6
         ]
         if not scored:
@@ -144,8 +145,8 @@ def read_title_pairs(claims_path: Path, corpus_path: Path) -> list[NLIPair]:
                     votes[other] += idf[w]  # type: ignore[assignment]
         for other, _ in votes.most_common(3):
             candidates = [
-                (len(tw & _words(s)) / len(tw), k)
-                for k, s in enumerate(docs[other][1])
+                (len(tw & ws) / len(tw), k)
+                for k, (s, ws) in enumerate(zip(docs[other][1], sent_words[other], strict=True))
                 if len(s.split()) >= 6
             ]
             candidates = [c for c in candidates if c[0] < NEUTRAL_MAX_OVERLAP]
@@ -162,7 +163,6 @@ def read_title_pairs(claims_path: Path, corpus_path: Path) -> list[NLIPair]:
                     )
                 )
                 break
-    out.sort(key=lambda p: hashlib.sha256(p.pair_id.encode()).hexdigest())
     return sorted(out, key=lambda p: p.pair_id)
 
 
