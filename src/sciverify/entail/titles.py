@@ -136,14 +136,16 @@ def read_title_pairs(claims_path: Path, corpus_path: Path) -> list[NLIPair]:
             out.append(
                 NLIPair(premise, edited, Label.contradiction, "scifact-title", split, pid + ":c")
             )
+        # Words in sorted order and ties broken by doc id: a set's order changes with the
+        # process's hash seed, and the pairs must not.
         votes: Counter[int] = Counter()
-        for w in tw:
+        for w in sorted(tw):
             for other in postings.get(w, ()):
                 # A neighbour from the other side of the split would leak its sentences.
                 if other != d and splits.get(other, "train") == split:
                     # Counter of float weights; typeshed types Counter values as int.
                     votes[other] += idf[w]  # type: ignore[assignment]
-        for other, _ in votes.most_common(3):
+        for other, _ in sorted(votes.items(), key=lambda kv: (-kv[1], kv[0]))[:3]:
             candidates = [
                 (len(tw & ws) / len(tw), k)
                 for k, (s, ws) in enumerate(zip(docs[other][1], sent_words[other], strict=True))
