@@ -45,12 +45,25 @@ def test_metrics_match_sklearn_with_a_label_never_predicted() -> None:
     _same_as_sklearn(gold, pred)
 
 
+def test_macro_f1_skips_a_label_absent_from_gold_but_counts_it_when_predicted() -> None:
+    # An RTE-like file: no neutral gold pairs. Neutral never predicted -> macro over E and C.
+    gold = [E, E, C, C]
+    r = score(gold, [E, E, C, E])
+    assert r.macro_f1 == pytest.approx((0.8 + 2 / 3) / 2)
+    # Predicting the absent label still costs: it lowers the recall of the labels present.
+    r2 = score(gold, [E, N, C, N])
+    assert r2.macro_f1 == pytest.approx((2 / 3 + 2 / 3) / 2)
+    assert r2.per_label[N]["support"] == 0.0
+    _same_as_sklearn(gold, [E, N, C, N])
+
+
 def _same_as_sklearn(gold: list[str], pred: list[str]) -> None:
     r = score(gold, pred)
     labels = list(LABELS)
     assert r.accuracy == pytest.approx(accuracy_score(gold, pred))
+    present = [lab for lab in labels if lab in gold]
     assert r.macro_f1 == pytest.approx(
-        f1_score(gold, pred, labels=labels, average="macro", zero_division=0)
+        f1_score(gold, pred, labels=present, average="macro", zero_division=0)
     )
     p, rec, f, s = precision_recall_fscore_support(gold, pred, labels=labels, zero_division=0)
     for i, lab in enumerate(labels):

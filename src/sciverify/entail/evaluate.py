@@ -54,8 +54,15 @@ class EntailReport:
         }
 
     def rows(self) -> list[dict[str, Any]]:
-        """One row per label, for table renderers."""
-        return [{"label": lab, **self.per_label[lab]} for lab in self.labels]
+        """One row per label for table renderers: three decimals, the support as a count."""
+        return [
+            {
+                "label": lab,
+                **{k: round(v, 3) for k, v in self.per_label[lab].items() if k != "support"},
+                "support": int(self.per_label[lab]["support"]),
+            }
+            for lab in self.labels
+        ]
 
 
 def score(
@@ -63,7 +70,9 @@ def score(
 ) -> EntailReport:
     """Accuracy, macro-F1 over `labels`, per-label precision/recall/F1 and the confusion matrix.
 
-    A label never predicted has precision 0; macro-F1 averages all `labels`, present or not.
+    A label never predicted has precision 0. Macro-F1 averages the labels that occur in `gold`
+    (RTE and COVID-Fact have no neutral pairs; a label absent from the file must not count as
+    an F1 of 0), the same definition as the model card's held-out figures.
     """
     if len(gold) != len(predicted):
         raise ValueError("gold and predicted differ in length")
@@ -84,12 +93,13 @@ def score(
             "f1": f1,
             "support": float(support),
         }
+    present = [v for v in per_label.values() if v["support"]]
     n = len(gold)
     correct = sum(confusion[lab][lab] for lab in labels)
     return EntailReport(
         n=n,
         accuracy=correct / n if n else 0.0,
-        macro_f1=sum(v["f1"] for v in per_label.values()) / len(labels),
+        macro_f1=sum(v["f1"] for v in present) / max(len(present), 1),
         per_label=per_label,
         confusion=confusion,
         labels=labels,
