@@ -179,6 +179,37 @@ def test_acronym_spelled_out_is_not_missing() -> None:
     )
 
 
+def test_identifier_spellings_that_name_the_same_thing_are_not_missing() -> None:
+    # Sentences from SciFact abstracts: an acronym with a number spelled out, a Greek letter
+    # written as its Latin initial, a general acronym named in a specific form.
+    srebp = (
+        "suppressing the hepatic expression of the transcription factor sterol regulatory "
+        "element-binding protein-2, thereby leading to reduced cholesterol synthesis"
+    )
+    assert check_entities("FGF21 lowers SREBP2 levels.", srebp + " by FGF21") == []
+    pkc = "PKCζ is a critical metabolic tumor suppressor in mouse and human cancer."
+    assert check_entities("PKCz is a tumour suppressor.", pkc) == []
+    granules = "GRSF1 forms granules that colocalize with foci of newly synthesized mtRNA."
+    assert check_entities("GRSF1 forms RNA granules.", granules) == []
+    # Each loosening keeps its limits: another number, or a specific form in the claim only.
+    assert [
+        f.claim_text for f in check_entities("FGF21 lowers SREBP1 levels.", srebp + " by FGF21")
+    ] == ["SREBP1"]
+    assert [f.claim_text for f in check_entities("cAMP rises.", "AMP rises.")] == ["cAMP"]
+
+
+def test_a_finding_reported_in_vitro_and_in_vivo_is_not_narrowed_by_either() -> None:
+    ev = (
+        "The SCNT-hES-1 cells were capable of differentiating into embryoid bodies in vitro and "
+        "of forming teratomas in vivo containing cell derivatives from all three embryonic germ "
+        "layers."
+    )
+    claim = "SCNT-hES-1 cells give rise to derivatives of all three embryonic germ layers."
+    assert check_conditions(claim, ev) == []
+    only_vitro = ev.replace(" and of forming teratomas in vivo", "")
+    assert [f.evidence_text for f in check_conditions(claim, only_vitro)] == ["in vitro"]
+
+
 def test_hedging_stronger_claim_is_partial(scifact_docs: dict[int, list[str]]) -> None:
     ev = scifact_docs[HPYLORI[0]][HPYLORI[1]]
     proves = "H pylori infection proves to be an important cause of gastric cancer."

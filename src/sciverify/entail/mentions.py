@@ -36,8 +36,13 @@ _HUMAN_WORDS = frozenset(
 )
 
 
+# Greek letters in gene and protein names are often written out as their Latin initial:
+# PKCζ / PKCz, TNF-α / TNF-a, IFN-γ / IFNg.
+_GREEK = str.maketrans("αβγδεζηθικλμνξοπρστυφχψω", "abgdezhtiklmnxoprstufxpo")
+
+
 def _norm_ident(text: str) -> str:
-    return re.sub(r"[\s\-‐]", "", text).lower()
+    return re.sub(r"[\s\-‐]", "", text).lower().translate(_GREEK)
 
 
 def _family(key: str) -> tuple[str, str] | None:
@@ -82,12 +87,16 @@ def _species_of(text: str) -> set[str]:
 
 
 def _spelled_out(acronym: str, evidence: str) -> bool:
-    """Whether the evidence spells the acronym out (BMI: "body mass index")."""
-    if not re.fullmatch(r"[A-Z]{2,6}s?", acronym):
+    """Whether the evidence spells the acronym out (BMI: "body mass index"; SREBP2: "sterol
+    regulatory element-binding protein-2", the number included)."""
+    m = re.fullmatch(r"([A-Z]{2,6})-?(\d{0,2})s?", acronym)
+    if m is None:
         return False
-    letters = acronym.rstrip("s").lower()
-    ws = [w for w in lx.words(evidence) if w.lower not in ("of", "and", "the", "in", "for")]
-    initials = "".join(w.lower[0] for w in ws)
+    letters, number = m[1].lower(), m[2]
+    if number and not re.search(rf"(?<!\d){number}(?!\d)", evidence):
+        return False
+    parts = [p for w in lx.words(evidence) for p in re.split(r"[-/]", w.lower) if p]
+    initials = "".join(p[0] for p in parts if p not in ("of", "and", "the", "in", "for"))
     return letters in initials
 
 
@@ -110,6 +119,12 @@ def _identifier_present(
     if key in ev_forms or singular in ev_forms or _spelled_out(said, evidence):
         return True
     if any(f.startswith(key) and len(f) == len(key) + 1 for f in ev_forms):  # FOXO3 / FOXO3A
+        return True
+    # A general acronym the evidence names in a specific form: RNA in "mRNAs", "mtRNA";
+    # DNA in "cDNA". (Not the other way round: cAMP is not AMP.)
+    if re.fullmatch(r"[A-Z]{3,}", said) and any(
+        re.fullmatch(rf"[a-z]{{1,4}}{re.escape(key)}s?", f) for f in ev_forms
+    ):
         return True
     if any(key in group and group & ev_forms for group in _ALIASES):
         return True
@@ -286,9 +301,20 @@ def check_conditions(claim: str, evidence: str) -> list[Finding]:
     c_conds = _conditions(claim)
     c_stems = {w.stem for w in lx.words(claim)} | set(re.findall(r"\d+(?:\.\d+)?", claim))
     c_species = _species_of(claim)
+    ev_conds = _conditions(evidence)
+    # A finding the evidence reports both in vitro and in vivo is not narrowed by either.
+    both_settings = (
+        len(
+            {k for kind, _, keys in ev_conds if kind == "setting" for k in keys}
+            & _CONFLICTING_SETTINGS
+        )
+        > 1
+    )
     out: list[Finding] = []
-    for kind, span, keys in _conditions(evidence):
+    for kind, span, keys in ev_conds:
         if not keys or _mentions(keys, c_stems):
+            continue
+        if kind == "setting" and both_settings and keys <= _CONFLICTING_SETTINGS:
             continue
         said = evidence[span[0] : span[1]]
         same_kind = [c for c in c_conds if c[0] == kind]
