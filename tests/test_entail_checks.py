@@ -210,6 +210,43 @@ def test_a_finding_reported_in_vitro_and_in_vivo_is_not_narrowed_by_either() -> 
     assert [f.evidence_text for f in check_conditions(claim, only_vitro)] == ["in vitro"]
 
 
+def test_faithful_paraphrases_of_real_sentences_raise_no_conflict() -> None:
+    # Sentences from three PDFs of the shared corpora, each restated faithfully.
+    referral = (
+        "In this survey, however, 64% of the 95 respondents to that question indicated that they "
+        "are self-referrals to the KCH Medical Department (Figure 1). This observation may "
+        "indicate poor functioning of the healthcare referral system or the lack of patients' "
+        "trust in the first and secondary levels of care."
+    )
+    claim = (
+        "Some 64% of the 95 patients who answered the question were self-referrals, which may "
+        "reflect a poorly functioning referral system or a lack of trust in the first and "
+        "secondary levels of care."
+    )
+    found = run_checks(claim, referral)
+    assert [f for f in found if f.effect in ("contradict", "partial")] == []
+    open_ie = (
+        "This paper introduces Open IE (OIE), a new extraction paradigm where the system makes a "
+        "single data-driven pass over its corpus and extracts a large set of relational tuples "
+        "without requiring any human input."
+    )
+    restated = (
+        "Open IE makes a single data-driven pass over its corpus and extracts a large set of "
+        "relational tuples without any human input."
+    )
+    assert [f for f in run_checks(restated, open_ie) if f.effect == "contradict"] == []
+    flipped = restated.replace("without any", "with")
+    assert "negation" in {f.check for f in run_checks(flipped, open_ie) if f.effect == "contradict"}
+    dementia = (
+        "we repeated the above analysis and excluded all incident dementia diseases within five "
+        "years (n = 147), in a step-by-step way, one year at time."
+    )
+    ok = check_numbers("Excluding the 147 dementia cases within five years did not matter.", dementia)
+    assert [f.effect for f in ok] == ["ok"]
+    off = check_numbers("Excluding the 174 dementia cases within five years did not matter.", dementia)
+    assert [f.effect for f in off] == ["partial"]
+
+
 def test_hedging_stronger_claim_is_partial(scifact_docs: dict[int, list[str]]) -> None:
     ev = scifact_docs[HPYLORI[0]][HPYLORI[1]]
     proves = "H pylori infection proves to be an important cause of gastric cancer."

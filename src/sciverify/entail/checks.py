@@ -77,7 +77,8 @@ def _nominal(text: str, ws: list[lx.Word], i: int) -> bool:
         return False  # "X lacks Y" / "X lack Y": a verb, a real negation
     before = text[max(0, w.start - 12) : w.start].lower()
     at_clause_start = i == 0 or bool(re.search(r"[,;:.(]\s*(?:the\s+|a\s+)?$", before))
-    return at_clause_start or before.rstrip().endswith(("in the", "the"))
+    # "the lack of X", "a lack of X", "an absence of X": a noun phrase whatever the article.
+    return at_clause_start or bool(re.search(r"\b(?:the|a|an)\s*$", before))
 
 
 def _enough(shared: set[str], scope: set[str]) -> bool:
@@ -358,8 +359,15 @@ def check_restatement(claim: str, evidence: str) -> list[Finding]:
     # A negation added or dropped in front of a shared word ("was met" / "was not met") is,
     # on a near-verbatim claim, a clear contradiction.
     claim_neg, ev_neg = _negated(ws), _negated(ev)
+    # The same negation a few words further off ("without any human input" / "without
+    # requiring any human input") is not a flip: a flip must hold at the wider reach too.
+    claim_far, ev_far = _negated(ws, reach=4), _negated(ev, reach=4)
     for w in content:
-        if w.stem in ev_neg and claim_neg.get(w.stem, False) != ev_neg[w.stem]:
+        if (
+            w.stem in ev_neg
+            and claim_neg.get(w.stem, False) != ev_neg[w.stem]
+            and claim_far.get(w.stem, False) != ev_far[w.stem]
+        ):
             added = claim_neg.get(w.stem, False)
             said = "adds a negation before" if added else "drops the negation before"
             return [
@@ -399,21 +407,21 @@ def check_restatement(claim: str, evidence: str) -> list[Finding]:
     ]
 
 
-def _negated(ws: list[lx.Word]) -> dict[str, bool]:
+def _negated(ws: list[lx.Word], *, reach: int = 2) -> dict[str, bool]:
     """Stem -> whether the word stands under an odd number of negations (any occurrence).
 
-    A negation covers the next two content words within five words, so "was not 46.8% in the
-    WBRT group" negates "WBRT" and "group", and "not no proven" cancels out.
+    A negation covers the next `reach` content words within `reach + 3` words, so "was not
+    46.8% in the WBRT group" negates "WBRT" and "group", and "not no proven" cancels out.
     """
     out: dict[str, bool] = {}
     for i, w in enumerate(ws):
         if lx.is_negation(w) or not lx.is_content(w):
             continue
         covering = 0
-        for j in range(max(0, i - 5), i):
+        for j in range(max(0, i - reach - 3), i):
             if lx.is_negation(ws[j]):
                 between = [v for v in ws[j + 1 : i] if lx.is_content(v) and not lx.is_negation(v)]
-                covering += len(between) < 2
+                covering += len(between) < reach
         out[w.stem] = out.get(w.stem, False) or covering % 2 == 1
     return out
 

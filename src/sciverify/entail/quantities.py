@@ -304,6 +304,10 @@ def check_numbers(claim: str, evidence: str) -> list[Finding]:
             out.append(_check_n(q, ev, claim, evidence))
         else:
             values = [e for e in ev if e.kind == "value"]
+            # "the 147 cases" against "(n = 147)": a count the evidence gives as a sample size.
+            counted = [e for e in ev if e.kind == "n" and _same_values(q, e)]
+            if counted and q.unit not in _PHYSICAL_UNITS | {"%"}:
+                values = counted + values
             out.append(_check_value(q, values, claimed, claim, evidence))
     return out
 
@@ -351,6 +355,10 @@ def _check_value(
                 "percent and percentage points are not the same",
                 e,
             )
+        if not ({q.unit, e.unit} & (_PHYSICAL_UNITS | {"%"})):
+            # Two count nouns ("95 patients" / "95 respondents"): the same count, named in
+            # other words; what is counted is the entity and condition checks' business.
+            return f("ok", f"{said} matches the evidence ({e.text_of(evidence)})", e)
         # "5 hours" against "5 minutes": the unit itself was changed.
         changed = q.unit in _PHYSICAL_UNITS and e.unit in _PHYSICAL_UNITS
         return f(
