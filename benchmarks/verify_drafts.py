@@ -51,11 +51,11 @@ class _WithVerify:
 def score(drafts: Path, corpus: Path, overrides: dict[str, Any] | None = None) -> dict[str, Any]:
     import sciverify as sv
     from sciverify.verify import verify
-    from sciverify.verify.settings import verify_settings
+    from sciverify.verify.settings import verify_settings, with_overrides
 
     settings: Any = sv.load_settings(corpus=corpus)
     if overrides:
-        settings = _WithVerify(settings, verify_settings(settings).model_copy(update=overrides))
+        settings = _WithVerify(settings, with_overrides(verify_settings(settings), overrides))
     pairs: list[tuple[str, str, str]] = []  # (draft, gold, predicted)
     risks: list[tuple[str, str, str, str]] = []  # (draft, paragraph match, gold, predicted)
     seconds: dict[str, float] = {}
@@ -118,7 +118,8 @@ def main() -> None:
     parser.add_argument("--drafts", type=Path, default=DRAFTS)
     parser.add_argument("--format", choices=("table", "json"), default="table")
     parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
-                        help="override a VerifySettings number, e.g. contradiction_weight=0.6")
+                        help="override a VerifySettings number, e.g. contradiction_weight=0.6, or a "
+                             "decision threshold, e.g. thresholds.contradict_min=0.6")
     args = parser.parse_args()
     overrides = {k: float(v) for k, v in (item.split("=", 1) for item in args.set)}
     ensure_corpus(args.corpus, args.corpora / "pdfs")

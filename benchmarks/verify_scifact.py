@@ -95,11 +95,11 @@ def run(
     import sciverify as sv
     from sciverify.entail import load_entailer
     from sciverify.verify import verify
-    from sciverify.verify.settings import verify_settings
+    from sciverify.verify.settings import verify_settings, with_overrides
 
     settings: Any = sv.load_settings(corpus=corpus)
     if overrides:
-        block = verify_settings(settings).model_copy(update=overrides)
+        block = with_overrides(verify_settings(settings), overrides)
         settings = _WithVerify(settings, block)
     entailer = load_entailer(settings.entail.backend)
     claims = [json.loads(line) for line in claims_file.read_text().splitlines() if line.strip()]

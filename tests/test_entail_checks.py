@@ -247,6 +247,25 @@ def test_faithful_paraphrases_of_real_sentences_raise_no_conflict() -> None:
     assert [f.effect for f in off] == ["partial"]
 
 
+def test_a_verb_against_a_noun_of_change_and_a_changed_ratio() -> None:
+    # Bigtable (OSDI 2006), pp. 7 and 10.
+    scaling = (
+        "For most benchmarks, there is a significant drop in per-server throughput when going "
+        "from 1 to 50 tablet servers."
+    )
+    rose = "For most benchmarks per-server throughput rose when going from 1 to 50 tablet servers."
+    found = [f for f in check_comparatives(rose, scaling) if f.effect == "contradict"]
+    assert [(f.claim_text, f.evidence_text) for f in found] == [("rose", "drop")]
+    assert check_comparatives(rose.replace("rose", "fell"), scaling) == []
+    compression = (
+        "The scheme achieved a 10-to-1 reduction in space. This is much better than typical "
+        "Gzip reductions of 3-to-1 or 4-to-1 on HTML pages."
+    )
+    claim = "The scheme achieved a 7-to-1 reduction in space, against 3-to-1 or 4-to-1 for Gzip."
+    effects = [(f.claim_text, f.effect) for f in check_numbers(claim, compression)]
+    assert effects == [("7-to-1", "contradict"), ("3-to-1", "ok"), ("4-to-1", "ok")]
+
+
 def test_hedging_stronger_claim_is_partial(scifact_docs: dict[int, list[str]]) -> None:
     ev = scifact_docs[HPYLORI[0]][HPYLORI[1]]
     proves = "H pylori infection proves to be an important cause of gastric cancer."

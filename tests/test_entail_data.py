@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from collections import Counter
 from pathlib import Path
@@ -171,6 +172,37 @@ def test_direction_entity_condition_statistic_paraphrase() -> None:
     assert pt.perturb_add_statistic("Mortality was lower (p < 0.01).") is None
     assert pt.paraphrase_light(FOLIC) == FOLIC.replace(" (CKD)", "")
     assert pt.paraphrase_light(FOLATE) is None
+
+
+def test_shortened_sentences_keep_what_they_assert(shared_corpora: Path) -> None:
+    # SciFact abstract sentences: an appended contrast, a relative clause, a name with brackets.
+    dusp4 = (
+        "DUSP4 overexpression increased chemotherapy-induced apoptosis, whereas DUSP4 depletion "
+        "dampened the response to chemotherapy."
+    )
+    assert pt.perturb_shorten(dusp4) == "DUSP4 overexpression increased chemotherapy-induced apoptosis."
+    fgf21 = (
+        "FGF21 deficiency causes a marked exacerbation of atherosclerotic plaque formation and "
+        "premature death in apolipoprotein E(-/-) mice, which is accompanied by "
+        "hypoadiponectinemia and severe hypercholesterolemia."
+    )
+    assert {pt.perturb_shorten(fgf21, seed=k) for k in range(4)} == {fgf21.split(", which")[0] + "."}
+    # A scope condition is never what is cut: dropping it is the neutral edit.
+    mice = "Serum IL-6 levels rose sharply after the injury, in mice lacking Sirt1."
+    assert pt.perturb_shorten(mice) is None
+    assert pt.LABEL_OF_KIND["shorten"] == Label.entailment == pt.LABEL_OF_KIND["frame"]
+    framed = pt.perturb_frame(dusp4)
+    assert framed is not None and framed.endswith(dusp4) and framed != dusp4
+    smokers = "Smokers were recruited through mailed invitations from three practices."
+    frames = {pt.perturb_frame(smokers, seed=k) or "" for k in range(8)}
+    assert len(frames) > 1 and all(f.endswith(" s" + smokers[1:]) for f in frames)
+    pairs = [p for p in nd.load_perturbations(shared_corpora) if p.source == "perturb-shorten"]
+    assert len(pairs) > 300 and {p.split for p in pairs} == {"train", "heldout"}
+    # Each hypothesis is the premise with words left out, in order: nothing added.
+    for p in pairs:
+        assert p.label == Label.entailment
+        words, rest = re.findall(r"\w+", p.hypothesis), iter(re.findall(r"\w+", p.premise))
+        assert all(any(w == r for r in rest) for w in words), p
 
 
 def test_entity_candidates_come_from_the_abstract(shared_corpora: Path) -> None:

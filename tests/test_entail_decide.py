@@ -58,6 +58,23 @@ def test_a_verbatim_restatement_stays_supported_when_the_model_misreads_it() -> 
     assert decide(negated, [(SRS, ENTAILS, 0.9)]).status == Status.contradicted
 
 
+def test_a_model_contradiction_alone_is_a_warning_when_every_number_matches() -> None:
+    # A paraphrase that keeps both figures: the small model's "contradiction" is not enough
+    # for a red verdict, but it is not dropped either.
+    para = "Brain tumors recurred within 12 months in 46.8% of the WBRT + SRS group and 76.4% of the SRS alone group."
+    d = decide(para, [(SRS, CONTRADICTS, 0.9)])
+    assert d.status == Status.partially_supported and "numbers match" in d.reason
+    # Without numbers, or with one that differs, the model's reading stands.
+    assert decide("Tumors recurred less often with WBRT.", [(SRS, CONTRADICTS, 0.9)]).status == (
+        Status.contradicted
+    )
+    changed = para.replace("76.4%", "66.4%")
+    assert decide(changed, [(SRS, CONTRADICTS, 0.9)]).status == Status.contradicted
+    # A CI the evidence does not give is a gap in the claim, not a conflict.
+    with_ci = para.replace("SRS alone group", "SRS alone group (95% CI 70.1 to 82.7)")
+    assert decide(with_ci, [(SRS, CONTRADICTS, 0.9)]).status == Status.partially_supported
+
+
 def test_number_check_overrides_a_model_entailment() -> None:
     claim = "The 12-month brain tumor recurrence rate was 56.8% in the WBRT + SRS group."
     d = decide(claim, [(SRS, ENTAILS, 0.9)])

@@ -463,3 +463,4 @@ def test_a_block_mixing_two_real_abstracts_splits_between_them_with_the_real_mod
     parts = segment(mixed, embed=embed).paragraphs
     assert [p.span[0] for p in parts] == [0, len(first) + 1]
     assert len(segment(" ".join(rna), embed=embed).paragraphs) == 1
+

@@ -211,6 +211,7 @@ class _Cue:
     after: set[str]  # words just after it (... increases "the risk of lung cancer")
     left: set[str]  # the compared side: "A" in "higher in A than in B", "A" in "A outperforms B"
     right: set[str]  # the compared-to side: "B"
+    nominal: bool = False  # "a drop in X", "an increase of X": what changes comes after
 
 
 def _directions(text: str) -> list[_Cue]:
@@ -241,7 +242,8 @@ def _directions(text: str) -> list[_Cue]:
             left = _side(clause[:than]) or before  # "higher in A than in B"
         elif w.lower.startswith(_OBJECT_VERBS):  # "A outperforms B"
             right = _side(after)
-        out.append(_Cue(d, (w.start, w.end), before, _side(after), left, right))
+        nominal = i + 1 < len(ws) and ws[i + 1].lower in ("in", "of")
+        out.append(_Cue(d, (w.start, w.end), before, _side(after), left, right, nominal))
     return out
 
 
@@ -256,7 +258,14 @@ def _same_target(a: _Cue, b: _Cue) -> bool:
     compare the same two sides ("higher in A than in B" / "higher in B than in A")."""
     if a.right and b.right and len((a.left | a.right) & (b.left | b.right)) >= 2:
         return True
-    for mine, theirs in ((a.before, b.before), (a.after, b.after)):
+    sides = [(a.before, b.before), (a.after, b.after)]
+    # "throughput rose" / "a drop in throughput": the subject of the verb is what the noun's
+    # "in ..." names.
+    if a.nominal and not b.nominal:
+        sides.append((a.after, b.before))
+    elif b.nominal and not a.nominal:
+        sides.append((a.before, b.after))
+    for mine, theirs in sides:
         shared = mine & theirs
         if len(shared) >= 2:
             return True

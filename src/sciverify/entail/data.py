@@ -334,6 +334,8 @@ _PLAIN: dict[str, Callable[..., str | None]] = {
     "drop_condition": pt.perturb_drop_condition,
     "add_statistic": pt.perturb_add_statistic,
     "paraphrase": pt.paraphrase_light,
+    "shorten": pt.perturb_shorten,
+    "frame": pt.perturb_frame,
 }
 
 
@@ -349,7 +351,13 @@ def perturbation_pairs(
     """All applicable edits of `sentence`, each read against `premise` (default: the sentence)."""
     base = premise if premise is not None else sentence
     out = []
-    edits = {kind: fn(sentence) for kind, fn in _PLAIN.items()}
+    # A shortened or framed sentence is entailed by the sentence itself; the same edit of a
+    # claim against someone else's evidence is only as sound as the claim, so it is not made.
+    edits = {
+        kind: fn(sentence)
+        for kind, fn in _PLAIN.items()
+        if not (kind in ("shorten", "frame") and premise is not None)
+    }
     edits["entity"] = pt.perturb_entity(sentence, entities)
     for kind, hyp in edits.items():
         if hyp and hyp != sentence:

@@ -11,6 +11,7 @@ entailed (`partially_supported`). Across spans the strongest verdict wins in tha
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -84,6 +85,18 @@ def judge_span(
     on_topic = restates or pe >= th.related_min or pc >= th.related_min
     conflicts = [f for f in findings if f.effect == "contradict" and f.check in th.override_checks]
     if pc >= th.contradict_min and not restates:
+        if not conflicts and _numbers_agree(findings):
+            # The claim's figures are the evidence's: a reversal would be in the words, where
+            # the negation and direction checks found none. The small model misreads
+            # number-dense paraphrases as contradictions; this says "look", not "wrong".
+            return (
+                Status.partially_supported,
+                pc,
+                (
+                    f"the model reads a contradiction (p={pc:.2f}) although the claim's "
+                    "numbers match the evidence"
+                ),
+            )
         return Status.contradicted, pc, f"the model reads a contradiction (p={pc:.2f})"
     if conflicts and on_topic:
         return (
@@ -105,6 +118,20 @@ def judge_span(
     if pe >= th.partial_min:
         return (Status.partially_supported, pe, f"related evidence, not entailed (p={pe:.2f})")
     return None
+
+
+_STATISTIC = re.compile(r"\bCI\b|confidence|^[pP]\b|\bSD\b|±")
+
+
+def _numbers_agree(findings: Sequence[Finding]) -> bool:
+    """The number check matched every number of the claim, leaving aside statistics the
+    evidence does not report (an added CI or p-value is a gap, not a conflict)."""
+    numbers = [
+        f
+        for f in findings
+        if f.check == "number" and not (f.effect == "partial" and _STATISTIC.search(f.claim_text))
+    ]
+    return bool(numbers) and all(f.effect == "ok" for f in numbers)
 
 
 def _unverifiable(

@@ -60,7 +60,8 @@ HEDGE_LEVELS: tuple[tuple[int, tuple[str, ...]], ...] = (
         split_words(
             """
         may might could possibly potentially perhaps plausibly hypothesize hypothesized
-        hypothesise speculate speculated likely putative putatively presumably
+        hypothesise speculate speculated likely putative putatively presumably potential
+        should would hopefully
         """
         ),
     ),

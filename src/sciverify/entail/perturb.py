@@ -459,10 +459,76 @@ def paraphrase_light(sentence: str, *, seed: int = 0) -> str | None:
     return out if out != sentence.strip() else None
 
 
+# Where a sentence can be cut and keep what it asserts: an appended inference or contrast, a
+# second coordinated clause, a non-restrictive relative clause.
+_CLAUSE_CUT = re.compile(
+    r"(?:;\s+|,\s+(?:and|but|whereas|while|which|thereby|suggesting|indicating|implying|"
+    r"consistent with|with\s+(?:a|an|the)\b)\s*)"
+)
+_PARENTHESIS = re.compile(r"\s+\([^()]{1,120}\)")  # not "E(-/-)": that is part of a name
+
+
+def perturb_shorten(sentence: str, *, seed: int = 0) -> str | None:
+    """The sentence with part of what it says left out: a parenthesis, or everything after a
+    clause boundary. It is still entailed: a faithful summary omits detail. (A dropped scope
+    condition is not such a cut: that is `perturb_drop_condition`, neutral.)"""
+    cuts: list[str] = []
+    asides = [m for m in _PARENTHESIS.finditer(sentence) if not _CONDITIONS.search(m.group())]
+    for m in asides:
+        cuts.append(sentence[: m.start()] + sentence[m.end() :])
+    if len(asides) > 1:  # every aside at once
+        cuts.append(
+            "".join(
+                sentence[a:b]
+                for a, b in zip(
+                    [0] + [m.end() for m in asides],
+                    [m.start() for m in asides] + [len(sentence)],
+                    strict=True,
+                )
+            )
+        )
+    for m in _CLAUSE_CUT.finditer(sentence):
+        head, tail = sentence[: m.start()].rstrip(" ,;"), sentence[m.start() :]
+        if len(head.split()) >= 4 and not _CONDITIONS.search(tail):
+            cuts.append(head + ".")
+    cuts = [c.strip() for c in cuts if len(c.split()) >= 5 and c.strip() != sentence.strip()]
+    if not cuts:
+        return None
+    return cuts[_pick(sentence, seed, len(cuts), "shorten")]
+
+
+# How a review introduces what a paper says; none of them changes what is asserted.
+_FRAMES = (
+    "The authors report that {}",
+    "In this study, {}",
+    "The study found that {}",
+    "Notably, {}",
+    "According to the paper, {}",
+    "The results showed that {}",
+    "As reported, {}",
+    "It was found that {}",
+)
+
+
+def perturb_frame(sentence: str, *, seed: int = 0) -> str | None:
+    """The sentence introduced the way a review cites it ("The authors report that ..."):
+    words added around a statement, not to it, so it is still entailed. Without such pairs
+    every small edit the model sees in training is a contradiction."""
+    body = sentence.strip()
+    first = body.split(" ", 1)[0]
+    if len(body.split()) < 5 or not body[:1].isalpha():
+        return None
+    # "Smokers were ..." -> "that smokers were ..."; keep "DUSP4", "FGF21", "Kaplan-Meier".
+    if first[:1].isupper() and first[1:].islower() and first.isalpha():
+        body = body[0].lower() + body[1:]
+    return _FRAMES[_pick(sentence, seed, len(_FRAMES), "frame")].format(body)
+
+
 CONTRADICTING = ("number", "unit", "negation", "direction", "entity")
 NEUTRALISING = ("drop_condition", "add_statistic")
 LABEL_OF_KIND: dict[str, Label] = (
     {k: Label.contradiction for k in CONTRADICTING}
     | {k: Label.neutral for k in NEUTRALISING}
-    | {"paraphrase": Label.entailment, "identity": Label.entailment}
+    | {"paraphrase": Label.entailment, "identity": Label.entailment, "shorten": Label.entailment}
+    | {"frame": Label.entailment}
 )

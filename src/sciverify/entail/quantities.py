@@ -83,6 +83,8 @@ _VALUE = re.compile(
     rf"(?:\s*(?P<unit>{_UNITS})(?![A-Za-z]))?"
     r"(?![\w'’′]|[-‐][A-Za-z]|\.\d)"
 )
+# "a 10-to-1 reduction", "a 3:1 ratio": one value, the first number over the second.
+_RATIO = re.compile(rf"(?<![\w.:])(?P<a>{_NUM})(?:-to-|\s*:\s*)(?P<b>{_NUM})(?![\w:]|\.\d)")
 _PVALUE = re.compile(
     rf"\b[pP]\s*(?:-?\s?values?)?\s*(?P<cmp><=|>=|[<>≤≥=]|of|was|is)\s*(?P<num>{_NUM})(?:{_SCI})?"
 )
@@ -198,6 +200,12 @@ def parse_quantities(text: str) -> list[Quantity]:
     for m in _NVALUE.finditer(text):
         if free(*m.span()):
             found.append(Quantity("n", to_float(m["num"]), None, "", m.span(), 0))
+            taken.append(m.span())
+    for m in _RATIO.finditer(text):
+        below = to_float(m["b"])
+        if free(*m.span()) and below and (m.group().count(":") == 0 or m["b"] == "1"):
+            value = to_float(m["a"]) / below
+            found.append(Quantity("value", value, None, "ratio", m.span(), 2))
             taken.append(m.span())
     for m in _WORD_FOLD.finditer(text):
         found.append(Quantity("value", _WORD_VALUES[m["word"].lower()], None, "fold", m.span(), 0))

@@ -139,6 +139,33 @@ def _invented_dispersion(claim: str, evidence: str, decision: Decision) -> bool:
     )
 
 
+def _named_by_source(f: Any, check: ClaimCheck) -> bool:
+    """An entity the deciding sentence leaves out but its paper names: in the title ("EARS",
+    "angiotensin-1-converting enzyme" for ACE) or in another retrieved sentence of the same
+    paper ("SunSpider", "TextRunner"). Papers name their subject once and then say "the trial",
+    "the system"; the claim is no less supported for it."""
+    span = check.deciding
+    if f.check != "entity" or f.effect != "partial" or span is None:
+        return False
+    from sciverify.entail.mentions import check_entities
+
+    context = [span.title or ""] + [
+        s.text for s in check.spans if s.paper_id == span.paper_id and s is not span
+    ]
+    return any(
+        text and not any(g.claim_text == f.claim_text for g in check_entities(f.claim_text, text))
+        for text in context
+    )
+
+
+def _checked_conflict(decision: Decision, cfg: VerifySettings) -> bool:
+    """A contradiction that a deterministic check found, not the model alone."""
+    return decision.status == Status.contradicted and any(
+        f.effect == "contradict" and f.check in cfg.thresholds.override_checks
+        for f in decision.findings
+    )
+
+
 def conclude(check: ClaimCheck, cfg: VerifySettings) -> None:
     """The claim's status from its blended probabilities: cited papers first, then the corpus."""
     claim = check.claim.text
@@ -176,7 +203,10 @@ def conclude(check: ClaimCheck, cfg: VerifySettings) -> None:
         check.status, check.finding = Status.partially_supported, "citation_mismatch"
         check.note = "the evidence is in another paper than the one cited"
         return
-    elif check.missing and not check.cited_papers and d_all.status != Status.contradicted:
+    elif check.missing and not check.cited_papers and not _checked_conflict(d_all, cfg):
+        # The cited paper is not in the corpus: another paper's sentence that the model alone
+        # reads as contrary does not decide the claim; a check's conflict (another number for
+        # the same quantity, the opposite polarity) still does.
         check.decision, check.deciding = d_all, s_all
         check.status, check.finding = Status.unverifiable, "cited_paper_missing"
         return
@@ -189,16 +219,19 @@ def conclude(check: ClaimCheck, cfg: VerifySettings) -> None:
         and decision.probs.entailment >= cfg.thresholds.entail_min
         and decision.findings
         and all(
-            _human_only(f)
+            _human_only(f) or _named_by_source(f, check)
             for f in decision.findings
             if f.effect == "partial" and f.check in cfg.thresholds.partial_checks
         )
     ):
+        gaps = [f for f in decision.findings if f.effect == "partial"]
+        why = (
+            "; a human population is what a biomedical claim means by default"
+            if any(_human_only(f) for f in gaps)
+            else "; the paper names what the sentence leaves out"
+        )
         decision = check.decision = replace(
-            decision,
-            status=Status.supported,
-            reason=decision.reason + "; a human population "
-            "is what a biomedical claim means by default",
+            decision, status=Status.supported, reason=decision.reason + why
         )
     check.status = decision.status
     check.finding = _finding_of(decision, cfg)

@@ -19,6 +19,19 @@ def verify_settings(settings: Any) -> VerifySettings:
     return VerifySettings()
 
 
+def with_overrides(cfg: VerifySettings, overrides: dict[str, Any]) -> VerifySettings:
+    """`cfg` with fields replaced; a "thresholds.NAME" key replaces one decision threshold.
+
+    Example:
+        >>> with_overrides(VerifySettings(), {"thresholds.contradict_min": 0.6})
+    """
+    th = {k.split(".", 1)[1]: v for k, v in overrides.items() if k.startswith("thresholds.")}
+    top = {k: v for k, v in overrides.items() if not k.startswith("thresholds.")}
+    if th:
+        top["thresholds"] = cfg.thresholds.model_copy(update=th)
+    return cfg.model_copy(update=top)
+
+
 def layers_for(cfg: VerifySettings, paragraph_type: str, *, reads_table: bool) -> tuple[str, ...]:
     """The layers a paragraph goes through, in the fixed order fact, logic, consistency."""
     chosen = set(cfg.routing.get(paragraph_type, ("fact", "logic")))
