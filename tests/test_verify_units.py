@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from sciverify.errors import InputError
-from sciverify.records import Card, Risk
+from sciverify.records import Card, EntailProbs, Risk
 from sciverify.verify import decode_draft, read_draft, verify
 from sciverify.verify.cards import downgrade, keyword_of, paragraph_risk
 from sciverify.verify.citations import find_citations, parse_bibtex, strip_citations
@@ -464,3 +464,59 @@ def test_a_block_mixing_two_real_abstracts_splits_between_them_with_the_real_mod
     assert [p.span[0] for p in parts] == [0, len(first) + 1]
     assert len(segment(" ".join(rna), embed=embed).paragraphs) == 1
 
+
+
+def _conclude_on(text: str, spans: list[tuple[str, str, object]]) -> object:
+    """`conclude` for one claim over (sentence, paper title, model probabilities) spans, all of
+    one paper; the probabilities are given so that the rule under test is what decides."""
+    from sciverify.verify.claims import Claim
+    from sciverify.verify.decision import conclude
+    from sciverify.verify.evidence import ClaimCheck, Span
+
+    check = ClaimCheck(claim=Claim("p_001.c1", "p_001", text, (0, len(text))), query=text)
+    check.spans = [
+        Span(s, "p1", f"p1:results:{i}", title, 3, None, "results", False, 0.8 - 0.1 * i)
+        for i, (s, title, _) in enumerate(spans)
+    ]
+    check.probs = [probs for _, _, probs in spans]  # type: ignore[misc]
+    conclude(check, VerifySettings())
+    return check
+
+
+ENTAILED = EntailProbs(entailment=0.9, neutral=0.05, contradiction=0.05)
+CONTRARY = EntailProbs(entailment=0.05, neutral=0.35, contradiction=0.6)
+UNRELATED = EntailProbs(entailment=0.05, neutral=0.9, contradiction=0.05)
+
+
+def test_an_entity_the_paper_names_elsewhere_is_not_a_gap() -> None:
+    # The Methods sentence of a Trials 2015 abstract never says "EARS"; its title does.
+    sentence = (
+        "Smokers were recruited through mailed invitations from three primary care practices "
+        "(62 participants) and one National Health Stop Smoking Service (SSS) database "
+        "(31 participants)."
+    )
+    title = (
+        "Lessons learned from recruiting socioeconomically disadvantaged smokers into a pilot "
+        "randomized controlled trial to explore the role of Exercise Assisted Reduction then "
+        "Stop (EARS) smoking"
+    )
+    text = "In the EARS trial, 62 smokers were recruited through mailed invitations."
+    named = _conclude_on(text, [(sentence, title, ENTAILED)])
+    unnamed = _conclude_on(text, [(sentence, "Recruiting smokers", ENTAILED)])
+    assert (unnamed.status, unnamed.finding) == ("partially_supported", "missing_entity")
+    assert named.status == "supported"
+
+
+def test_a_claim_joining_two_sentences_of_a_paper_is_not_contradicted_by_one() -> None:
+    # BMC Health Services Research 2014, p. 3: the claim joins two sentences.
+    satisfaction = (
+        "Overall satisfaction was very high among interviewees: 59% of the respondents rated "
+        "their satisfaction level as 'very good', 40% as 'good' and only 1% as 'poor'."
+    )
+    responded = "Out of the 100 sampled outpatients, 98 responded and only two declined."
+    text = "Of 100 sampled outpatients 98 took part; 59% rated their satisfaction as very good."
+    spans = [(satisfaction, "Barriers", CONTRARY), (responded, "Barriers", UNRELATED)]
+    joined = _conclude_on(text, spans)
+    assert joined.status == "partially_supported" and "every number" in joined.note
+    # A number of the claim that is nowhere in the paper leaves the model's reading standing.
+    assert _conclude_on(text.replace("98", "89"), spans).status == "contradicted"

@@ -85,7 +85,7 @@ def judge_span(
     on_topic = restates or pe >= th.related_min or pc >= th.related_min
     conflicts = [f for f in findings if f.effect == "contradict" and f.check in th.override_checks]
     if pc >= th.contradict_min and not restates:
-        if not conflicts and _numbers_agree(findings):
+        if not conflicts and numbers_agree(findings):
             # The claim's figures are the evidence's: a reversal would be in the words, where
             # the negation and direction checks found none. The small model misreads
             # number-dense paraphrases as contradictions; this says "look", not "wrong".
@@ -123,7 +123,7 @@ def judge_span(
 _STATISTIC = re.compile(r"\bCI\b|confidence|^[pP]\b|\bSD\b|±")
 
 
-def _numbers_agree(findings: Sequence[Finding]) -> bool:
+def numbers_agree(findings: Sequence[Finding]) -> bool:
     """The number check matched every number of the claim, leaving aside statistics the
     evidence does not report (an added CI or p-value is a gap, not a conflict)."""
     numbers = [

@@ -153,9 +153,23 @@ def _named_by_source(f: Any, check: ClaimCheck) -> bool:
         s.text for s in check.spans if s.paper_id == span.paper_id and s is not span
     ]
     return any(
-        text and not any(g.claim_text == f.claim_text for g in check_entities(f.claim_text, text))
+        text
+        and not any(g.claim_text == f.claim_text for g in check_entities(check.claim.text, text))
         for text in context
     )
+
+
+def _numbers_in_paper(check: ClaimCheck) -> bool:
+    """The deciding sentence and the other retrieved sentences of its paper, read together,
+    hold every number of the claim (the number check matches them all)."""
+    from sciverify.entail.decide import numbers_agree
+    from sciverify.entail.quantities import check_numbers
+
+    span = check.deciding
+    if span is None:
+        return False
+    same = [s.text for s in check.spans if s.paper_id == span.paper_id and s is not span]
+    return numbers_agree(check_numbers(check.claim.text, " ".join([span.text, *same[:4]])))
 
 
 def _checked_conflict(decision: Decision, cfg: VerifySettings) -> bool:
@@ -242,6 +256,18 @@ def conclude(check: ClaimCheck, cfg: VerifySettings) -> None:
     ):
         check.status, check.finding = Status.partially_supported, "unreported_number"
         check.note = "the source reports no such spread (SD, SE, ±) for this value"
+    elif (
+        check.status == Status.contradicted
+        and not _checked_conflict(decision, cfg)
+        and _numbers_in_paper(check)
+    ):
+        # A claim that joins two sentences of a paper ("98 of 100 took part; 59% rated ...")
+        # set against one of them: every number is the paper's, and no check finds a reversal.
+        check.status, check.finding = Status.partially_supported, "related_not_entailed"
+        check.note = (
+            "every number of the claim is in the paper's sentences; the model reads a "
+            "contradiction in one of them, so check the wording"
+        )
     if (
         check.status == Status.unverifiable
         and check.spans
