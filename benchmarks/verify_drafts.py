@@ -8,6 +8,7 @@ labelled claims and the share of paragraphs with the expected risk.
 
 Usage:
     python benchmarks/verify_drafts.py [--corpus bench_out/pdfs63] [--corpora ../shared/corpora]
+                                       [--drafts DIR] [--only NAME,...]
                                        [--format table|json] [--set KEY=VALUE]
 """
 
@@ -48,7 +49,12 @@ class _WithVerify:
         return getattr(self._base, name)
 
 
-def score(drafts: Path, corpus: Path, overrides: dict[str, Any] | None = None) -> dict[str, Any]:
+def score(
+    drafts: Path,
+    corpus: Path,
+    overrides: dict[str, Any] | None = None,
+    only: set[str] | None = None,
+) -> dict[str, Any]:
     import sciverify as sv
     from sciverify.verify import verify
     from sciverify.verify.settings import verify_settings, with_overrides
@@ -62,6 +68,8 @@ def score(drafts: Path, corpus: Path, overrides: dict[str, Any] | None = None) -
     with sv.open_store(corpus, read_only=True) as store:
         for labels_file in sorted(drafts.glob("*.labels.json")):
             name = labels_file.name.removesuffix(".labels.json")
+            if only and name not in only:
+                continue
             labels = json.loads(labels_file.read_text())
             bib = drafts / labels["bib"] if labels.get("bib") else None
             result = verify(
@@ -116,6 +124,8 @@ def main() -> None:
     parser.add_argument("--corpus", type=Path, default=REPO / "bench_out" / "pdfs63")
     parser.add_argument("--corpora", type=Path, default=REPO.parent / "shared" / "corpora")
     parser.add_argument("--drafts", type=Path, default=DRAFTS)
+    parser.add_argument("--only", default="", metavar="NAME,...",
+                        help="score only these drafts (names without .md)")
     parser.add_argument("--format", choices=("table", "json"), default="table")
     parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
                         help="override a VerifySettings number, e.g. contradiction_weight=0.6, or a "
@@ -123,7 +133,8 @@ def main() -> None:
     args = parser.parse_args()
     overrides = {k: float(v) for k, v in (item.split("=", 1) for item in args.set)}
     ensure_corpus(args.corpus, args.corpora / "pdfs")
-    report = score(args.drafts, args.corpus, overrides)
+    only = {n.strip() for n in args.only.split(",") if n.strip()} or None
+    report = score(args.drafts, args.corpus, overrides, only)
     if args.format == "json":
         print(json.dumps(report, indent=2))
         return

@@ -241,9 +241,13 @@ def test_faithful_paraphrases_of_real_sentences_raise_no_conflict() -> None:
         "we repeated the above analysis and excluded all incident dementia diseases within five "
         "years (n = 147), in a step-by-step way, one year at time."
     )
-    ok = check_numbers("Excluding the 147 dementia cases within five years did not matter.", dementia)
+    ok = check_numbers(
+        "Excluding the 147 dementia cases within five years did not matter.", dementia
+    )
     assert [f.effect for f in ok] == ["ok"]
-    off = check_numbers("Excluding the 174 dementia cases within five years did not matter.", dementia)
+    off = check_numbers(
+        "Excluding the 174 dementia cases within five years did not matter.", dementia
+    )
     assert [f.effect for f in off] == ["partial"]
 
 
@@ -264,6 +268,21 @@ def test_a_verb_against_a_noun_of_change_and_a_changed_ratio() -> None:
     claim = "The scheme achieved a 7-to-1 reduction in space, against 3-to-1 or 4-to-1 for Gzip."
     effects = [(f.claim_text, f.effect) for f in check_numbers(claim, compression)]
     assert effects == [("7-to-1", "contradict"), ("3-to-1", "ok"), ("4-to-1", "ok")]
+
+
+def test_a_number_moved_within_a_restated_sentence_is_a_contradiction() -> None:
+    # SciFact doc 3944632, sentence 6: 76.4% belongs to the other group.
+    srs = (
+        "The 12-month brain tumor recurrence rate was 46.8% in the WBRT + SRS group and 76.4% "
+        "for SRS alone group (P<.001)."
+    )
+    moved = srs.replace("46.8%", "76.4%")
+    found = [f for f in run_checks(moved, srs) if f.effect == "contradict"]
+    assert [(f.check, f.claim_text, f.evidence_text) for f in found] == [("number", "76.4", "46.8")]
+    assert [f for f in run_checks(srs, srs) if f.effect == "contradict"] == []
+    # A number left out, or a paraphrase around the same numbers, is no swap.
+    shorter = "The 12-month brain tumor recurrence rate was 46.8% in the WBRT + SRS group."
+    assert [f for f in run_checks(shorter, srs) if f.effect == "contradict"] == []
 
 
 def test_hedging_stronger_claim_is_partial(scifact_docs: dict[int, list[str]]) -> None:
@@ -465,8 +484,12 @@ def test_restatement_support_and_a_dropped_not(scifact_docs: dict[int, list[str]
     assert [(f.check, f.effect) for f in same] == [("restatement", "support")]
     reworded = ev.replace("tumor recurrence", "tumour recurrence")
     assert [f.effect for f in check_restatement(reworded, ev)] == ["ok"]
-    # A changed number, a name or a direction word is no restatement.
-    assert check_restatement(ev.replace("46.8%", "56.8%"), ev) == []
+    # A changed number is a restatement that contradicts; a name or a direction word makes it
+    # no restatement at all.
+    changed = check_restatement(ev.replace("46.8%", "56.8%"), ev)
+    assert [(f.check, f.effect, f.claim_text) for f in changed] == [
+        ("number", "contradict", "56.8")
+    ]
     assert check_restatement(ev.replace("recurrence", "lower recurrence"), ev) == []
     negated = ev.replace("rate was", "rate was not")
     found = check_restatement(negated, ev)

@@ -365,6 +365,9 @@ def check_restatement(claim: str, evidence: str) -> list[Finding]:
     missing = [w for w in content if w.stem not in known and w.lower not in known]
     if len(missing) > (1.0 - RESTATEMENT_COVERAGE) * len(content):
         return []
+    swapped = _swapped_number(claim, evidence)
+    if swapped is not None:
+        return [swapped]
     # A negation added or dropped in front of a shared word ("was met" / "was not met") is,
     # on a near-verbatim claim, a clear contradiction.
     claim_neg, ev_neg = _negated(ws), _negated(ev)
@@ -414,6 +417,44 @@ def check_restatement(claim: str, evidence: str) -> list[Finding]:
             (0, len(claim)),
         )
     ]
+
+
+_TOKEN = re.compile(r"\d+(?:[.,·]\d+)*|[^\W\d_]+", re.UNICODE)
+
+
+def _swapped_number(claim: str, evidence: str) -> Finding | None:
+    """In a near-verbatim restatement, a number written where the evidence has another one:
+    "recurrence was 76.4%" against "recurrence was 46.8%", even when 76.4 appears elsewhere in
+    the evidence (which is how a number moved from one group to another slips past a check that
+    only asks whether the value is there)."""
+    import difflib
+
+    c_tok = [(m.group().lower(), m.span()) for m in _TOKEN.finditer(claim)]
+    e_tok = [(m.group().lower(), m.span()) for m in _TOKEN.finditer(evidence)]
+    matcher = difflib.SequenceMatcher(
+        a=[t for t, _ in e_tok], b=[t for t, _ in c_tok], autojunk=False
+    )
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        if tag != "replace" or i2 - i1 != 1 or j2 - j1 != 1:
+            continue
+        (e_text, e_span), (c_text, c_span) = e_tok[i1], c_tok[j1]
+        if not (e_text[0].isdigit() and c_text[0].isdigit()) or e_text == c_text:
+            continue
+        # The words on both sides agree: the same slot holds another number.
+        before = i1 > 0 and j1 > 0 and e_tok[i1 - 1][0] == c_tok[j1 - 1][0]
+        after = i2 < len(e_tok) and j2 < len(c_tok) and e_tok[i2][0] == c_tok[j2][0]
+        if before and after:
+            return lx.finding(
+                "number",
+                "contradict",
+                f"the claim restates the evidence with {claim[c_span[0] : c_span[1]]!r} where "
+                f"it has {evidence[e_span[0] : e_span[1]]!r}",
+                claim,
+                evidence,
+                c_span,
+                e_span,
+            )
+    return None
 
 
 def _negated(ws: list[lx.Word], *, reach: int = 2) -> dict[str, bool]:
