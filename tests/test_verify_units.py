@@ -466,7 +466,9 @@ def test_a_block_mixing_two_real_abstracts_splits_between_them_with_the_real_mod
 
 
 
-def _conclude_on(text: str, spans: list[tuple[str, str, object]]) -> object:
+def _conclude_on(
+    text: str, spans: list[tuple[str, str, object]], relevance: float = 0.8
+) -> object:
     """`conclude` for one claim over (sentence, paper title, model probabilities) spans, all of
     one paper; the probabilities are given so that the rule under test is what decides."""
     from sciverify.verify.claims import Claim
@@ -475,7 +477,7 @@ def _conclude_on(text: str, spans: list[tuple[str, str, object]]) -> object:
 
     check = ClaimCheck(claim=Claim("p_001.c1", "p_001", text, (0, len(text))), query=text)
     check.spans = [
-        Span(s, "p1", f"p1:results:{i}", title, 3, None, "results", False, 0.8 - 0.1 * i)
+        Span(s, "p1", f"p1:results:{i}", title, 3, None, "results", False, relevance - 0.1 * i)
         for i, (s, title, _) in enumerate(spans)
     ]
     check.probs = [probs for _, _, probs in spans]  # type: ignore[misc]
@@ -520,3 +522,16 @@ def test_a_claim_joining_two_sentences_of_a_paper_is_not_contradicted_by_one() -
     assert joined.status == "partially_supported" and "every number" in joined.note
     # A number of the claim that is nowhere in the paper leaves the model's reading standing.
     assert _conclude_on(text.replace("98", "89"), spans).status == "contradicted"
+
+
+def test_a_sentence_with_the_claims_exact_value_is_related_even_when_retrieval_ranks_it_low() -> None:
+    # Postgrad Med J 2010 (H pylori and iron deficiency anaemia), p. 5; the SD is invented.
+    ev = "the WMD of SF was 10.05 mg/l (95% CI 5.48 to 14.63 mg/l, p<0.00001)."
+    text = "For serum ferritin, the WMD of SF was 10.05 mg/l (SD 3.2 mg/l) in favour of eradication."
+    low = _conclude_on(text, [(ev, "Iron deficiency anaemia", UNRELATED)], relevance=0.5)
+    assert low.status == "partially_supported" and low.deciding is not None
+    # Without the exact value the same low-ranked sentence says nothing about the claim.
+    other = _conclude_on(
+        text.replace("10.05", "12.40"), [(ev, "Iron deficiency anaemia", UNRELATED)], relevance=0.5
+    )
+    assert other.status == "unverifiable"

@@ -35,7 +35,9 @@ ENTAIL_GRID = (0.4, 0.5, 0.6, 0.7)
 CONTRADICT_GRID = (0.4, 0.5, 0.6, 0.7)
 PARTIAL_GRID = (0.25, 0.35, 0.45)
 RED_GRID = (0.7, 0.75, 0.8, 0.85, 0.9)
-YELLOW_GRID = (0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.55)
+# Yellow scores run from 0.35 to 0.65 (`verify.cards`): the grid reaches past the top so that
+# reviewers who accept every yellow paragraph can move all of them to blue.
+YELLOW_GRID = (0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6, 0.65, 0.7)
 THRESHOLD_KEYS = ("entail_min", "contradict_min", "partial_min")
 RISK_KEYS = ("risk_red_min", "risk_yellow_min")
 

@@ -25,7 +25,10 @@ _SOURCES = {
     "and supported claims, COVID-Fact supported claims. Changed number or unit, inserted/removed "
     "negation, reversed direction word, swapped entity (another gene-like name from the same "
     "abstract, or another organism) = contradiction; dropped scope condition or added invented "
-    "statistic = neutral; identity or light paraphrase = entailment. Each edit kind is capped.",
+    "statistic = neutral; identity, light paraphrase, a sentence shortened at a clause boundary or "
+    "parenthesis, or a sentence framed as a citation (\"The authors report that ...\") = "
+    "entailment (the last two only of evidence sentences, read against themselves). Each edit kind "
+    "is capped.",
 }
 
 

@@ -121,17 +121,22 @@ def judge_span(
 
 
 _STATISTIC = re.compile(r"\bCI\b|confidence|^[pP]\b|\bSD\b|±")
+_PRECISE = re.compile(r"\d[.,·]\d|%|\d{3}")
 
 
 def numbers_agree(findings: Sequence[Finding]) -> bool:
     """The number check matched every number of the claim, leaving aside statistics the
-    evidence does not report (an added CI or p-value is a gap, not a conflict)."""
+    evidence does not report (an added CI or p-value is a gap, not a conflict), and the
+    matches say something: two numbers or more, or one precise value ("46.8%", "927-fold"),
+    not just the "12" of "12-month"."""
     numbers = [
         f
         for f in findings
         if f.check == "number" and not (f.effect == "partial" and _STATISTIC.search(f.claim_text))
     ]
-    return bool(numbers) and all(f.effect == "ok" for f in numbers)
+    matched = [f for f in numbers if f.effect == "ok"]
+    telling = len(matched) >= 2 or any(_PRECISE.search(f.claim_text) for f in matched)
+    return bool(numbers) and len(matched) == len(numbers) and telling
 
 
 def _unverifiable(

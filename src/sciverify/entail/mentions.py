@@ -95,7 +95,7 @@ def _spelled_out(acronym: str, evidence: str) -> bool:
     letters, number = m[1].lower(), m[2]
     if number and not re.search(rf"(?<!\d){number}(?!\d)", evidence):
         return False
-    parts = [p for w in lx.words(evidence) for p in re.split(r"[-/]", w.lower) if p]
+    parts = [p for w in lx.words(evidence) for p in re.split(r"[-/]", w.lower) if p.isalpha()]
     initials = "".join(p[0] for p in parts if p not in ("of", "and", "the", "in", "for"))
     return letters in initials
 

@@ -172,6 +172,28 @@ def _numbers_in_paper(check: ClaimCheck) -> bool:
     return numbers_agree(check_numbers(check.claim.text, " ".join([span.text, *same[:4]])))
 
 
+_PRECISE = re.compile(r"\d[.,·]\d|\d{3}")
+
+
+def _related_span(check: ClaimCheck, cfg: VerifySettings) -> Span | None:
+    """The sentence about the same thing as the claim: the most relevant one when it is
+    relevant enough, else one of the top three that states one of the claim's precise values
+    ("10.05 mg/l") exactly, which ties it to the same measurement whatever else it says."""
+    from sciverify.entail.quantities import check_numbers
+
+    if not check.spans:
+        return None
+    if check.spans[0].relevance >= cfg.related_relevance:
+        return check.spans[0]
+    for span in check.spans[:3]:
+        if span.relevance >= cfg.thresholds.min_relevance and any(
+            f.effect == "ok" and _PRECISE.search(f.claim_text)
+            for f in check_numbers(check.claim.text, span.text)
+        ):
+            return span
+    return None
+
+
 def _checked_conflict(decision: Decision, cfg: VerifySettings) -> bool:
     """A contradiction that a deterministic check found, not the model alone."""
     return decision.status == Status.contradicted and any(
@@ -268,14 +290,11 @@ def conclude(check: ClaimCheck, cfg: VerifySettings) -> None:
             "every number of the claim is in the paper's sentences; the model reads a "
             "contradiction in one of them, so check the wording"
         )
-    if (
-        check.status == Status.unverifiable
-        and check.spans
-        and check.spans[0].relevance >= cfg.related_relevance
-    ):
+    related = _related_span(check, cfg) if check.status == Status.unverifiable else None
+    if related is not None:
         from sciverify.entail.checks import run_checks
 
-        top = check.spans[0]
+        top = related
         gaps = [
             f
             for f in run_checks(claim, top.text)
