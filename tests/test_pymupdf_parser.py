@@ -101,6 +101,15 @@ def test_references_split_into_entries(parsed: Callable[[str], ParsedDocument]) 
     assert len(bmc) == 49
     assert bmc[0].raw.startswith("1. Quandt F, Hummel FC.")
     assert (bmc[0].year, bmc[0].doi) == (2014, "10.1186/2040-7378-6-9")
+    # Vancouver style: the period after the last initial ends the authors, the next the title.
+    assert bmc[0].authors == ("Quandt F", "Hummel FC")
+    assert bmc[0].title == (
+        "The influence of functional electrical stimulation on hand motor recovery in stroke "
+        "patients: a review"
+    )
+    assert bmc[1].authors[0] == "Gallego JÁ" and bmc[1].title is not None
+    assert bmc[1].title.startswith("A neuroprosthesis for tremor management")
+    assert all(r.title and not r.title[:4].isdigit() for r in bmc)  # never "2013;10(1):36."
 
 
 def test_publisher_version_metadata_and_subsections(

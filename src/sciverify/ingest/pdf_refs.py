@@ -121,11 +121,25 @@ def parse_reference(raw: str) -> Reference:
     return Reference(raw=raw, title=title, authors=authors, year=year, doi=doi, arxiv_id=arxiv_id)
 
 
+# Vancouver style: "Charles A. Title. Journal. 1998;24:39-49." / "Lane PNJ, Best AE, Zhang L.
+# Title. ..." - surnames with initials and no dots, so the period after the last initial ends
+# the author list.
+_NAME = r"[A-ZÀ-ÖØ-Þ][\w'’-]*(?:\s+(?:van|de|der|von|da|di|le|la|[A-ZÀ-ÖØ-Þ][\w'’-]*))*?"
+_AUTHOR = rf"{_NAME}\s+[A-ZÀ-ÖØ-Þ](?:-?[A-ZÀ-ÖØ-Þ]){{0,3}}"  # "Page SJA", "Hughes A-M"
+_VANCOUVER = re.compile(
+    rf"^(?P<authors>{_AUTHOR}(?:,\s+(?:&\s+|and\s+)?{_AUTHOR})*(?:,?\s+et\s+al)?)\.\s+"
+    r"(?P<title>.+?[.?!])(?=\s|$)"
+)
+
+
 def _authors_and_title(body: str) -> tuple[tuple[str, ...], str | None]:
     quoted = _QUOTED.search(body)
     if quoted:
         head = body[: quoted.start()]
         return _split_authors(head), quoted.group(1).strip()
+    vancouver = _VANCOUVER.match(body)
+    if vancouver and len(vancouver["title"]) > 10:
+        return _split_authors(vancouver["authors"]), vancouver["title"].rstrip(".").strip()
     # pieces between ". " that are not initials: "Smith, J. A., Doe, B. (2010). Title. Venue"
     pieces = re.split(
         r"(?<![A-Z])(?<!\b[A-Z][a-z])\.\s+|\(\s*(?:19|20)\d{2}[a-z]?\s*\)[.,:]?\s*", body
