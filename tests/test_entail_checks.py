@@ -285,6 +285,15 @@ def test_a_number_moved_within_a_restated_sentence_is_a_contradiction() -> None:
     assert [f for f in run_checks(shorter, srs) if f.effect == "contradict"] == []
 
 
+def test_an_ion_is_named_by_its_symbol_in_any_charge_notation_or_by_its_name() -> None:
+    claim = "Mechanically induced Ca2+ waves spread between glial cells."
+    # Glia 1998: the PDF's text layer prints the superscript "2+" as "21".
+    assert check_entities(claim, "Mechanically induced Ca21 waves spread between cells.") == []
+    assert check_entities(claim, "Mechanically induced calcium waves spread between cells.") == []
+    other = check_entities(claim, "Mechanically induced sodium waves spread between cells.")
+    assert [f.claim_text for f in other] == ["Ca2+"]
+
+
 def test_hedging_stronger_claim_is_partial(scifact_docs: dict[int, list[str]]) -> None:
     ev = scifact_docs[HPYLORI[0]][HPYLORI[1]]
     proves = "H pylori infection proves to be an important cause of gastric cancer."

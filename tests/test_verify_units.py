@@ -535,3 +535,14 @@ def test_a_sentence_with_the_claims_exact_value_is_related_even_when_retrieval_r
         text.replace("10.05", "12.40"), [(ev, "Iron deficiency anaemia", UNRELATED)], relevance=0.5
     )
     assert other.status == "unverifiable"
+
+
+def test_a_number_another_sentence_of_the_same_paper_states_is_no_gap() -> None:
+    # J Ethnobiol Ethnomed 2015: the count of laws is in one sentence, the rest in another.
+    regulations = "The laws of 52 Szekely villages comprised 898 regulations."
+    laws = "We analysed 72 archival village laws with the DPSIR framework."
+    text = "Molnar and colleagues analysed 72 village laws of 52 villages with 898 regulations."
+    spans = [(regulations, "Village laws", ENTAILED), (laws, "Village laws", UNRELATED)]
+    assert _conclude_on(text, spans).status == "supported"
+    # A count that no sentence of the paper gives stays a gap.
+    assert _conclude_on(text.replace("72", "27"), spans).status == "partially_supported"

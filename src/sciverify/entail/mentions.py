@@ -112,9 +112,40 @@ def _word_forms(text: str) -> set[str]:
 _ALIASES = (frozenset({"covid19", "covid", "sarscov2", "coronavirus", "2019ncov", "ncov"}),)
 
 
+# An ion by its element symbol, whatever the charge notation (Ca2+, Ca++, Ca(2+), and "Ca21"
+# where a PDF's text layer turned the superscript "+" into "1"), or by its name.
+_ION = re.compile(r"(?P<el>[A-Z][a-z]?)(?:\d?\+{1,2}|\d?[-−]|\(\d?[+-]\))")
+_ION_NAMES = {
+    "Ca": "calcium",
+    "Na": "sodium",
+    "K": "potassium",
+    "Mg": "magnesium",
+    "Cl": "chloride",
+    "Fe": "iron",
+    "Zn": "zinc",
+    "Cu": "copper",
+    "Mn": "manganese",
+    "H": "proton",
+}
+
+
+def _ion_present(said: str, evidence: str) -> bool:
+    m = _ION.fullmatch(said)
+    if m is None:
+        return False
+    el = m["el"]
+    name = _ION_NAMES.get(el)
+    return bool(
+        re.search(rf"(?<![A-Za-z]){el}(?:\s?\(?\d?[+\-−1]|\b)", evidence)
+        or (name and re.search(rf"\b{name}", evidence, re.IGNORECASE))
+    )
+
+
 def _identifier_present(
     said: str, key: str, evidence: str, ev_forms: set[str], shouting: bool
 ) -> bool:
+    if _ion_present(said, evidence):
+        return True
     singular = key[:-1] if key.endswith("s") and len(key) > 3 else key  # "lncRNAs"
     if key in ev_forms or singular in ev_forms or _spelled_out(said, evidence):
         return True

@@ -140,18 +140,29 @@ def _invented_dispersion(claim: str, evidence: str, decision: Decision) -> bool:
 
 
 def _named_by_source(f: Any, check: ClaimCheck) -> bool:
-    """An entity the deciding sentence leaves out but its paper names: in the title ("EARS",
-    "angiotensin-1-converting enzyme" for ACE) or in another retrieved sentence of the same
-    paper ("SunSpider", "TextRunner"). Papers name their subject once and then say "the trial",
-    "the system"; the claim is no less supported for it."""
+    """An entity or number the deciding sentence leaves out but its paper states: an entity in
+    the title ("EARS", "angiotensin-1-converting enzyme" for ACE) or in another retrieved
+    sentence of the same paper ("SunSpider", "TextRunner"), a number in another such sentence.
+    Papers name their subject once and then say "the trial", "the system", and a summary joins
+    figures from two sentences; the claim is no less supported for it."""
     span = check.deciding
-    if f.check != "entity" or f.effect != "partial" or span is None:
+    if f.check not in ("entity", "number") or f.effect != "partial" or span is None:
         return False
     from sciverify.entail.mentions import check_entities
+    from sciverify.entail.quantities import check_numbers
 
     context = [span.title or ""] + [
         s.text for s in check.spans if s.paper_id == span.paper_id and s is not span
     ]
+    if f.check == "number":
+        # A count or value the claim takes from another sentence of the same paper ("72
+        # village laws" from the abstract, the rest from the results); not a statistic
+        # the paper never gives, which no other sentence matches either.
+        return any(
+            g.effect == "ok" and g.claim_span == f.claim_span
+            for text in context[1:]
+            for g in check_numbers(check.claim.text, text)
+        )
     return any(
         text
         and not any(g.claim_text == f.claim_text for g in check_entities(check.claim.text, text))
