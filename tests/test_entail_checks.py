@@ -294,6 +294,18 @@ def test_an_ion_is_named_by_its_symbol_in_any_charge_notation_or_by_its_name() -
     assert [f.claim_text for f in other] == ["Ca2+"]
 
 
+def test_a_hedge_in_another_sentence_of_the_evidence_does_not_weaken_the_claims_sentence() -> None:
+    # Glia 1998, p. 4, two sentences of one passage: only the first is hedged.
+    ev = (
+        "Intercellular waves may induce sustained oscillations that continue for as long as 5 min. "
+        "These oscillations only rarely spread from cell to cell, even between adjacent cells."
+    )
+    plain = "These oscillations only rarely spread from cell to cell, even between adjacent cells."
+    assert check_hedging(plain, ev) == []
+    first = "Intercellular waves induce sustained oscillations that continue for as long as 5 min."
+    assert [f.evidence_text for f in check_hedging(first, ev)] == ["may"]
+
+
 def test_hedging_stronger_claim_is_partial(scifact_docs: dict[int, list[str]]) -> None:
     ev = scifact_docs[HPYLORI[0]][HPYLORI[1]]
     proves = "H pylori infection proves to be an important cause of gastric cancer."

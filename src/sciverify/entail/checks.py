@@ -13,6 +13,7 @@ checks in `mentions.py`; all six are importable from here.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -164,10 +165,19 @@ _INFERENCE_TAIL = re.compile(
 )
 
 
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z(])")
+
+
 def _hedge_scope(claim: str, evidence: str) -> str:
-    """The part of the evidence whose certainty the claim restates: the finding alone when the
-    claim matches it at least as well as the inference appended to it; cut text is blanked so
-    spans keep their offsets."""
+    """The part of the evidence whose certainty the claim restates: of several sentences, the
+    one the claim matches best; of a finding with an inference appended, the finding alone when
+    the claim matches it at least as well. Cut text is blanked so spans keep their offsets."""
+    cuts = [0] + [m.end() for m in _SENTENCE_END.finditer(evidence)] + [len(evidence)]
+    if len(cuts) > 2:
+        parts = list(itertools.pairwise(cuts))
+        a, b = max(parts, key=lambda ab: lx.overlap(claim, evidence[ab[0] : ab[1]]))
+        if lx.overlap(claim, evidence[a:b]) >= lx.RELATED_OVERLAP:
+            evidence = " " * a + evidence[a:b] + " " * (len(evidence) - b)
     m = _INFERENCE_TAIL.search(evidence)
     if m is None:
         return evidence
