@@ -467,7 +467,7 @@ def test_a_block_mixing_two_real_abstracts_splits_between_them_with_the_real_mod
 
 
 def _conclude_on(
-    text: str, spans: list[tuple[str, str, object]], relevance: float = 0.8
+    text: str, spans: list[tuple[str, str, object]], relevance: float = 0.8, cited: bool = False
 ) -> object:
     """`conclude` for one claim over (sentence, paper title, model probabilities) spans, all of
     one paper; the probabilities are given so that the rule under test is what decides."""
@@ -477,7 +477,7 @@ def _conclude_on(
 
     check = ClaimCheck(claim=Claim("p_001.c1", "p_001", text, (0, len(text))), query=text)
     check.spans = [
-        Span(s, "p1", f"p1:results:{i}", title, 3, None, "results", False, relevance - 0.1 * i)
+        Span(s, "p1", f"p1:results:{i}", title, 3, None, "results", cited, relevance - 0.1 * i)
         for i, (s, title, _) in enumerate(spans)
     ]
     check.probs = [probs for _, _, probs in spans]  # type: ignore[misc]
@@ -546,3 +546,15 @@ def test_a_number_another_sentence_of_the_same_paper_states_is_no_gap() -> None:
     assert _conclude_on(text, spans).status == "supported"
     # A count that no sentence of the paper gives stays a gap.
     assert _conclude_on(text.replace("72", "27"), spans).status == "partially_supported"
+
+
+def test_an_unverifiable_claim_whose_cited_paper_is_on_topic_says_so() -> None:
+    from sciverify.verify.cards import fact_card
+
+    sentence = "The user typed four-digit PINs on a smartphone while EEG was recorded."
+    text = "Fifteen students typed PINs while EEG was recorded at Fz, Cz and Pz."
+    cited = _conclude_on(text, [(sentence, "Did you notice?", UNRELATED)], 0.5, cited=True)
+    uncited = _conclude_on(text, [(sentence, "Did you notice?", UNRELATED)], 0.5)
+    assert cited.status == uncited.status == "unverifiable"
+    assert "cited paper is in the corpus" in fact_card(cited).suggested_action
+    assert "No passage in the corpus" in fact_card(uncited).suggested_action

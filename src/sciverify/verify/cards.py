@@ -176,6 +176,13 @@ def _action(check: ClaimCheck, down: str | None) -> str:
         return f"Add this paper to the corpus ({labels}) and verify again{also}."
     if finding == "no_evidence":
         near = check.related[0] if check.related and check.related[0].relevance >= 0.3 else None
+        if near is not None and near.cited:
+            # The cited paper is there and on topic; no passage of it states the claim as such.
+            return (
+                f"The cited paper is in the corpus, but none of its passages states this claim "
+                f"as written; check it by hand, starting at {_where(near)}, or split the claim "
+                "into the statements the paper makes."
+            )
         look = f" The nearest passage is {_where(near)}." if near else ""
         return (
             "No passage in the corpus addresses this claim: add the source it rests on "
