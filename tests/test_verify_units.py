@@ -558,3 +558,15 @@ def test_an_unverifiable_claim_whose_cited_paper_is_on_topic_says_so() -> None:
     assert cited.status == uncited.status == "unverifiable"
     assert "cited paper is in the corpus" in fact_card(cited).suggested_action
     assert "No passage in the corpus" in fact_card(uncited).suggested_action
+
+
+def test_a_semicolon_joins_two_claims_when_the_second_has_a_past_tense_verb() -> None:
+    text = (
+        "Community outreach brought in very few participants and cost 469 minutes of researcher "
+        "time for each one recruited; the authors judged these approaches largely ineffective."
+    )
+    first, second = text.split("; ")
+    assert [text[a:b] for a, b in split_clauses(text)] == [first, second]
+    # After a comma the closed verb list still decides: "adjusted" alone is not a finding.
+    listed = "Hazard ratios were reported for each group, and the models adjusted for age and sex."
+    assert split_clauses(listed) == [(0, len(listed))]

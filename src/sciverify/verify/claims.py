@@ -201,22 +201,29 @@ def split_clauses(sentence: str) -> list[tuple[int, int]]:
         spans.append((start, a, b))
         start = b
     pieces = [(s, a) for s, a, _ in spans] + [(start, len(sentence))]
+    after_semicolon = {b for _, a, b in spans if ";" in sentence[a:b]}
     out: list[tuple[int, int]] = []
     for s, e in pieces:
         part = sentence[s:e]
         ws = lx.words(part)
         # Its own subject: the clause does not start with its verb, and has one after its
-        # first word ("the WMD of SF was ..."; not "penetrate the vessel wall").
+        # first word ("the WMD of SF was ..."; not "penetrate the vessel wall"). After a
+        # semicolon, any past-tense verb will do ("; the authors judged ...", "; 59% rated ...").
+        verbs = _FINITE if s not in after_semicolon else None
         own_subject = (
             bool(ws)
             and ws[0].lower not in _FINITE
             and not lx.direction(ws[0].lower)
-            and any(w.lower in _FINITE for w in ws[1:])
+            and any(
+                w.lower in _FINITE
+                or (verbs is None and len(w.lower) > 4 and w.lower.endswith("ed"))
+                for w in ws[1:]
+            )
         )
         if (
             out
             and len(re.findall(r"[A-Za-z]{2,}", part)) >= 4
-            and _has_finding(part)
+            and (_has_finding(part) or s in after_semicolon)
             and own_subject
             and _has_finding(sentence[out[-1][0] : out[-1][1]])
         ):
