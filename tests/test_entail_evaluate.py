@@ -177,3 +177,27 @@ def test_eval_on_real_pairs_and_checks_catch_changed_numbers(
     without = eval_entail(changed, entailer=entailer, with_checks=False, thresholds=th)
     assert with_checks.per_label[C]["recall"] == 1.0
     assert with_checks.accuracy >= without.accuracy
+
+
+def test_eval_command_scores_one_side_of_the_training_split(shared_corpora: Path) -> None:
+    from typer.testing import CliRunner
+
+    from sciverify.cli import app
+
+    claims = shared_corpora / "scifact" / "claims_train.jsonl"
+    runner = CliRunner()
+    out = runner.invoke(
+        app,
+        ["eval", "entail", str(claims), "--split", "heldout", "--no-checks", "--format", "json"],
+    )
+    assert out.exit_code == 0, out.output
+    js = json.loads(out.stdout)
+    # The held-out SciFact pairs of the model card: 89 entailment, 163 neutral, 38 contradiction.
+    assert js["n"] == 290
+    assert {g: sum(row.values()) for g, row in js["confusion"].items()} == {
+        "entailment": 89,
+        "neutral": 163,
+        "contradiction": 38,
+    }
+    bad = runner.invoke(app, ["eval", "entail", str(claims), "--split", "test"])
+    assert bad.exit_code != 0 and "unknown split" in bad.output

@@ -463,6 +463,9 @@ def eval_entail(
     llm_url: Annotated[str | None, typer.Option(help="OpenAI-compatible endpoint (llm backend).")] = None,
     llm_model: Annotated[str | None, typer.Option(help="Model name at that endpoint.")] = None,
     limit: Annotated[int | None, typer.Option(help="Only the first N pairs.")] = None,
+    split: Annotated[str, typer.Option(
+        help="For the shared data sets' own formats: all, or only the train or heldout part "
+             "of the split the bundled model was trained with.")] = "all",
     fmt: FormatOpt = Format.table,
 ) -> None:
     from sciverify.entail import eval_entail as run_eval
@@ -473,7 +476,12 @@ def eval_entail(
     settings = _settings(None, **{"entail.backend": backend, "entail.llm_url": llm_url,
                                   "entail.llm_model": llm_model})
     cfg = settings.entail
-    rows = _pair_rows(pairs, load_pair_file)
+    if split not in ("all", "train", "heldout"):
+        raise UsageError(f"unknown split {split!r}", hint="use all, train or heldout")
+    rows = _pair_rows(pairs, load_pair_file, split)
+    if not rows:
+        raise UsageError(f"{pairs}: no pairs in the {split} split",
+                         hint="a JSONL pair file is all held-out data; use --split all")
     if limit:
         rows = rows[:limit]
     entailer = load_entailer(cfg.backend, max_length=cfg.max_length, llm_url=cfg.llm_url,
@@ -491,15 +499,16 @@ def eval_entail(
     _emit(confusion, fmt, None, title="confusion")
 
 
-def _pair_rows(path: Path, load_pair_file: Any) -> list[dict[str, str]]:
-    """JSONL pair files as they are; the shared data sets' own formats through the converters."""
+def _pair_rows(path: Path, load_pair_file: Any, split: str = "all") -> list[dict[str, str]]:
+    """JSONL pair files as they are; the shared data sets' own formats through the converters,
+    optionally only one side of the training split."""
     name = path.name.lower()
     if name.endswith(".jsonl") and "claims" not in name:
-        return list(load_pair_file(path))
+        return list(load_pair_file(path)) if split in ("all", "heldout") else []
     from sciverify.entail.data import convert_file
 
     return [{"premise": p.premise, "hypothesis": p.hypothesis, "label": str(p.label)}
-            for p in convert_file(path)]
+            for p in convert_file(path) if split in ("all", p.split)]
 
 
 @command(name="train-nli",
