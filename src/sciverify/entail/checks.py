@@ -13,11 +13,11 @@ checks in `mentions.py`; all six are importable from here.
 
 from __future__ import annotations
 
-import itertools
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from sciverify.chunk import split_sentences
 from sciverify.entail import lexicon as lx
 from sciverify.entail.mentions import check_conditions, check_entities
 from sciverify.entail.quantities import check_numbers, parse_quantities
@@ -165,16 +165,12 @@ _INFERENCE_TAIL = re.compile(
 )
 
 
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z(])")
-
-
 def _hedge_scope(claim: str, evidence: str) -> str:
     """The part of the evidence whose certainty the claim restates: of several sentences, the
     one the claim matches best; of a finding with an inference appended, the finding alone when
     the claim matches it at least as well. Cut text is blanked so spans keep their offsets."""
-    cuts = [0] + [m.end() for m in _SENTENCE_END.finditer(evidence)] + [len(evidence)]
-    if len(cuts) > 2:
-        parts = list(itertools.pairwise(cuts))
+    parts = split_sentences(evidence)
+    if len(parts) > 1:
         a, b = max(parts, key=lambda ab: lx.overlap(claim, evidence[ab[0] : ab[1]]))
         if lx.overlap(claim, evidence[a:b]) >= lx.RELATED_OVERLAP:
             evidence = " " * a + evidence[a:b] + " " * (len(evidence) - b)

@@ -478,14 +478,7 @@ def perturb_shorten(sentence: str, *, seed: int = 0) -> str | None:
         cuts.append(sentence[: m.start()] + sentence[m.end() :])
     if len(asides) > 1:  # every aside at once
         cuts.append(
-            "".join(
-                sentence[a:b]
-                for a, b in zip(
-                    [0] + [m.end() for m in asides],
-                    [m.start() for m in asides] + [len(sentence)],
-                    strict=True,
-                )
-            )
+            _PARENTHESIS.sub(lambda m: m.group() if _CONDITIONS.search(m.group()) else "", sentence)
         )
     for m in _CLAUSE_CUT.finditer(sentence):
         head, tail = sentence[: m.start()].rstrip(" ,;"), sentence[m.start() :]
@@ -526,9 +519,9 @@ def perturb_frame(sentence: str, *, seed: int = 0) -> str | None:
 
 CONTRADICTING = ("number", "unit", "negation", "direction", "entity")
 NEUTRALISING = ("drop_condition", "add_statistic")
+ENTAILING = ("paraphrase", "identity", "shorten", "frame")
 LABEL_OF_KIND: dict[str, Label] = (
     {k: Label.contradiction for k in CONTRADICTING}
     | {k: Label.neutral for k in NEUTRALISING}
-    | {"paraphrase": Label.entailment, "identity": Label.entailment, "shorten": Label.entailment}
-    | {"frame": Label.entailment}
+    | {k: Label.entailment for k in ENTAILING}
 )

@@ -209,21 +209,20 @@ def split_clauses(sentence: str) -> list[tuple[int, int]]:
         # Its own subject: the clause does not start with its verb, and has one after its
         # first word ("the WMD of SF was ..."; not "penetrate the vessel wall"). After a
         # semicolon, any past-tense verb will do ("; the authors judged ...", "; 59% rated ...").
-        verbs = _FINITE if s not in after_semicolon else None
+        loose = s in after_semicolon
         own_subject = (
             bool(ws)
             and ws[0].lower not in _FINITE
             and not lx.direction(ws[0].lower)
             and any(
-                w.lower in _FINITE
-                or (verbs is None and len(w.lower) > 4 and w.lower.endswith("ed"))
+                w.lower in _FINITE or (loose and len(w.lower) > 4 and w.lower.endswith("ed"))
                 for w in ws[1:]
             )
         )
         if (
             out
             and len(re.findall(r"[A-Za-z]{2,}", part)) >= 4
-            and (_has_finding(part) or s in after_semicolon)
+            and (_has_finding(part) or loose)
             and own_subject
             and _has_finding(sentence[out[-1][0] : out[-1][1]])
         ):

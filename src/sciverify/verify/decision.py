@@ -139,6 +139,11 @@ def _invented_dispersion(claim: str, evidence: str, decision: Decision) -> bool:
     )
 
 
+def _paper_neighbours(check: ClaimCheck, span: Span) -> list[str]:
+    """The texts of the claim's other retrieved sentences from the paper of `span`."""
+    return [s.text for s in check.spans if s.paper_id == span.paper_id and s is not span]
+
+
 def _named_by_source(f: Any, check: ClaimCheck) -> bool:
     """An entity or number the deciding sentence leaves out but its paper states: an entity in
     the title ("EARS", "angiotensin-1-converting enzyme" for ACE) or in another retrieved
@@ -151,9 +156,7 @@ def _named_by_source(f: Any, check: ClaimCheck) -> bool:
     from sciverify.entail.mentions import check_entities
     from sciverify.entail.quantities import check_numbers
 
-    context = [span.title or ""] + [
-        s.text for s in check.spans if s.paper_id == span.paper_id and s is not span
-    ]
+    context = [span.title or "", *_paper_neighbours(check, span)]
     if f.check == "number":
         # A count or value the claim takes from another sentence of the same paper ("72
         # village laws" from the abstract, the rest from the results); not a statistic
@@ -179,8 +182,8 @@ def _numbers_in_paper(check: ClaimCheck) -> bool:
     span = check.deciding
     if span is None:
         return False
-    same = [s.text for s in check.spans if s.paper_id == span.paper_id and s is not span]
-    return numbers_agree(check_numbers(check.claim.text, " ".join([span.text, *same[:4]])))
+    same = _paper_neighbours(check, span)[:4]
+    return numbers_agree(check_numbers(check.claim.text, " ".join([span.text, *same])))
 
 
 _PRECISE = re.compile(r"\d[.,·]\d|\d{3}")
@@ -301,11 +304,10 @@ def conclude(check: ClaimCheck, cfg: VerifySettings) -> None:
             "every number of the claim is in the paper's sentences; the model reads a "
             "contradiction in one of them, so check the wording"
         )
-    related = _related_span(check, cfg) if check.status == Status.unverifiable else None
-    if related is not None:
+    top = _related_span(check, cfg) if check.status == Status.unverifiable else None
+    if top is not None:
         from sciverify.entail.checks import run_checks
 
-        top = related
         gaps = [
             f
             for f in run_checks(claim, top.text)
