@@ -128,7 +128,7 @@ def check(items: list[tuple[str, str, list[str]]], *, pool: Pool, store: Any, se
     from sciverify.verify.citations import Source
     from sciverify.verify.claims import Claim
     from sciverify.verify.decision import judge
-    from sciverify.verify.evidence import ClaimCheck, _pick, _spans_of, model_weight
+    from sciverify.verify.evidence import ClaimCheck, _pick, model_weight, spans_of
     from sciverify.verify.settings import verify_settings
 
     cfg = verify_settings(settings)
@@ -140,8 +140,8 @@ def check(items: list[tuple[str, str, list[str]]], *, pool: Pool, store: Any, se
         sources = [Source(c, f"[{c}]", (stored[c]["paper_id"],) if c in stored else ())
                    for c in cited]
         seen: set[str] = set()
-        spans = _spans_of(text, [(_Passage(stored[c]), True) for c in real], seen)
-        spans += _spans_of(text, [(_Passage(stored[c]), False) for c in sorted(given)
+        spans = spans_of(text, [(_Passage(stored[c]), True) for c in real], seen)
+        spans += spans_of(text, [(_Passage(stored[c]), False) for c in sorted(given)
                                   if c in stored], seen)
         spans = [s for s in spans if s.relevance >= cfg.min_candidate_relevance or s.cited]
         claim = Claim(claim_id=f"{part}.{n}", paragraph_id=part, text=text, span=(0, len(text)))

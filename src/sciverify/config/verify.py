@@ -117,6 +117,19 @@ class VerifySettings(BaseModel):
         le=1.0,
         description="Sentences stating less of the claim than this are not sent to the model.",
     )
+    parts: bool = Field(
+        default=True,
+        description="Re-check a compound claim (clauses joined by ';', ', and', ', while' ...) "
+        "part by part against its paper when the whole claim reads as unverifiable, as "
+        "contradicted by the model alone or as related only (sciverify.verify.parts).",
+    )
+    long_claim_words: int = Field(
+        default=13,
+        ge=1,
+        description="A claim with this many content words usually joins several statements of "
+        "its paper: the model's contradiction of it, with no check's, is partial support, and "
+        "it is re-checked against several sentences (see parts).",
+    )
     max_claim_pairs: int = Field(
         default=3,
         ge=0,

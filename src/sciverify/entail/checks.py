@@ -40,9 +40,12 @@ __all__ = [
 
 _NOT_NEGATIONS = re.compile(
     r"\b(?:no|not)\s+(?:more|less|later|earlier|fewer|greater|only)\b|\bwhether or not\b|"
-    r"\bor without\b|\bnot\s+(?:always|necessarily)\b",
+    r"\bor without\b|\bnot\s+(?:always|necessarily)\b|\bor not\b",
     re.IGNORECASE,
 )
+
+
+_CONTRAST = re.compile(r"\b(?:rather than|instead of|as opposed to)\b", re.IGNORECASE)
 
 
 def _scopes(text: str) -> list[tuple[tuple[int, int], set[str], list[lx.Word]]]:
@@ -109,6 +112,8 @@ def check_negation(claim: str, evidence: str) -> list[Finding]:
     c_neg, e_neg = _scopes(claim), _scopes(evidence)
     if bool(c_neg) == bool(e_neg):
         return []
+    if e_neg and _CONTRAST.search(claim):
+        return []  # "a particle rather than a scalar field" negates too, in other words
     if e_neg:  # the evidence negates what the claim asserts
         hit = _negated_shared(e_neg, claim)
         if hit is None:

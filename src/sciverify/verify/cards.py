@@ -226,9 +226,11 @@ def fact_card(check: ClaimCheck) -> Card:
     if check.deciding is not None:
         p = check.decision.probs if check.decision else None
         score = max(p.entailment, p.contradiction) if p else check.deciding.relevance
-        evidence.append(ref_of(check.deciding, _match_type(check), score))
+        # A claim its paper states across sentences shows each of them, with its own page.
+        for span in check.joined or [check.deciding]:
+            evidence.append(ref_of(span, _match_type(check), score))
     for span in check.related:
-        if len(evidence) >= 3:
+        if len(evidence) >= max(3, len(check.joined)):
             break
         if span.relevance >= 0.3 and all(e.snippet != span.text for e in evidence):
             cited_note = check.finding == "citation_mismatch" and span.cited

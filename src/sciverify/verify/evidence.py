@@ -60,6 +60,7 @@ class ClaimCheck:
     finding: str | None = None
     deciding: Span | None = None
     related: list[Span] = field(default_factory=list)  # other useful spans to show
+    joined: list[Span] = field(default_factory=list)  # sentences that decide it together
     note: str = ""
 
     @property
@@ -218,18 +219,18 @@ def gather(
                 k=cfg.k_cited,
                 filters=make_filters(paper_ids=cited),
             )
-            spans += _spans_of(claim.text, [(h, True) for h in found], seen)
+            spans += spans_of(claim.text, [(h, True) for h in found], seen)
         # The cited papers come first: when one of them states the claim nearly word for word,
         # the rest of the corpus has nothing to add and is not searched.
         settled = any(s.relevance >= cfg.lexical_entail_min for s in spans)
         if cfg.k_open and not settled:
             found = search(check.query, store=store, settings=settings, k=cfg.k_open)
-            spans += _spans_of(claim.text, [(h, h.paper_id in cited) for h in found], seen)
+            spans += spans_of(claim.text, [(h, h.paper_id in cited) for h in found], seen)
         spans = [s for s in spans if s.relevance >= cfg.min_candidate_relevance]
         check.spans = _pick(spans, cfg.max_pairs_per_claim, bool(cited))
 
 
-def _spans_of(claim: str, hits: list[tuple[Any, bool]], seen: set[str]) -> list[Span]:
+def spans_of(claim: str, hits: list[tuple[Any, bool]], seen: set[str]) -> list[Span]:
     """Sentence (and useful sentence-pair) candidates of the hits not seen before."""
     spans: list[Span] = []
     for hit, is_cited in hits:

@@ -25,6 +25,7 @@ from sciverify.verify.decision import judge, model_spans
 from sciverify.verify.evidence import ClaimCheck, build_query, gather, model_weight
 from sciverify.verify.language import SUPPORTED, guess_language
 from sciverify.verify.logic import claim_pairs, contradictions, evidence_logic
+from sciverify.verify.parts import refine
 from sciverify.verify.segment import Segment, segment
 from sciverify.verify.settings import VerifySettings, layers_for
 
@@ -174,6 +175,8 @@ def run(
         )
         state.entail_pairs += sum(len(model_spans(c, cfg)) for c in batch) + len(extra)
         state.model_calls += 1
+        if refine(batch, store=store, settings=settings, cfg=cfg, entailer=entailer, weight=weight):
+            state.model_calls += 1
         seconds["entail"] += time.perf_counter() - t
         progress.advance(len(batch))
     progress.done()

@@ -1,0 +1,434 @@
+"""Claims that no single sentence settles: checked against several sentences of one paper.
+
+A summary joins what a paper says in two or three places into one sentence ("the risk of
+bleeding was 3.9%, while failed filter retrieval occurred in 2.8% of patients": one figure
+from the conclusion, one from the results). No single sentence of the paper entails that, so
+the whole claim reads as unverifiable, or the model reads the half that one sentence leaves out
+as a contradiction. Such a claim is looked at again, in its papers (the cited ones, else that
+of its best sentence):
+
+1. Joined: the few sentences that together state the most of its words and numbers
+   (`joint_span`). When they state nearly all of it (`lexical_entail_min`), the checks find
+   no conflict or gap in them and the claim denies nothing they do not, it is supported, each
+   sentence shown with its page; a check's gap makes it partially supported. The model is no
+   judge here: trained on single sentences, it reads most long joined premises as contrary.
+2. Part by part: a compound claim is cut at its clause boundaries (`split_parts`), each part
+   is decided on its best sentences with the model and the checks, and the verdicts are
+   joined: every part supported -> supported; a check's conflict in a part that its sentence
+   states nearly word for word -> contradicted; one check's gap with the other parts
+   supported -> partially supported; the model's lone contradiction of the whole claim with at
+   least half of the parts supported -> partially supported.
+
+Only claims that the whole-claim decision leaves unverifiable, partially supported for want
+of a number or name or of entailment, or (compound or long ones) contradicted by the model
+alone are looked at again; the others keep their decision.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from sciverify.entail import lexicon as lx
+from sciverify.entail.decide import decide
+from sciverify.records import Decision, EntailProbs, Status
+from sciverify.verify.decision import CHECK_FINDINGS
+from sciverify.verify.evidence import (
+    ClaimCheck,
+    Span,
+    blend,
+    lexical_probs,
+    relevance,
+    spans_of,
+)
+from sciverify.verify.settings import VerifySettings
+
+# Where a compound claim divides: semicolons, a colon that introduces a clause, and a comma
+# before a conjunction or a clause word. The conjunction itself is dropped from the part.
+_BOUNDARY = re.compile(
+    r"\s*;\s+|:\s+(?=\S+(?:\s+\S+){3})|"
+    r",\s+(?:and then|and|but(?: also)?|while|whereas|yet|although|though|so that|since|"
+    r"because|which|as well as)\s+|"
+    r"\s+(?:whereas|while|and then|but also)\s+",
+    re.IGNORECASE,
+)
+_NUMBER = re.compile(r"[-+−]?\d[\d.,]*\s*%?")
+_DENIAL = re.compile(r"\b(?:not|no|never|none|neither|nor|without|cannot)\b|n't\b", re.IGNORECASE)
+_MIN_STEMS = 3  # a part states something checkable: at least three content words
+_MAX_PARTS = 4
+_SPANS_PER_PART = 3
+_JOINT_MOST = 3  # sentences joined to state a claim that no single sentence states
+_JOINT_GAIN = 0.08
+
+
+def split_parts(text: str) -> list[str]:
+    """The clauses of a compound claim, each with at least three content words; [] when the
+    claim does not divide into two or more such parts.
+
+    Example:
+        >>> split_parts("The trial stopped after four months, most often because nitric "
+        ...             "oxide had already been started; no infant was enrolled.")
+    """
+    pieces = [p.strip(" ,.;:") for p in _BOUNDARY.split(text.strip().rstrip("."))]
+    parts: list[str] = []
+    for piece in pieces:
+        if not piece:
+            continue
+        if parts and len(lx.content_stems(lx.words(piece))) < _MIN_STEMS:
+            parts[-1] = f"{parts[-1]}, {piece}"
+        else:
+            parts.append(piece)
+    if parts and len(lx.content_stems(lx.words(parts[0]))) < _MIN_STEMS and len(parts) > 1:
+        parts[1] = f"{parts[0]}, {parts[1]}"
+        parts.pop(0)
+    return parts if 2 <= len(parts) <= _MAX_PARTS else []
+
+
+@dataclass(slots=True)
+class PartCheck:
+    """One part of a compound claim and its candidate sentences."""
+
+    text: str
+    spans: list[Span] = field(default_factory=list)
+    decision: Decision | None = None
+    span: Span | None = None
+
+
+def wants_parts(check: ClaimCheck, cfg: VerifySettings) -> bool:
+    """The whole-claim decision is one a part-by-part reading can improve."""
+    if check.finding == "cited_paper_missing" or check.finding == "citation_mismatch":
+        return False
+    if check.status == Status.unverifiable:
+        return True
+    if check.status == Status.partially_supported:
+        # Related only, or a number or name that the deciding sentence lacks: the paper's
+        # other sentences may state it ("3.9% and 0.7%" in the conclusion, "2.8%" in results).
+        return check.finding in ("related_not_entailed", "unreported_number", "missing_entity")
+    if check.status == Status.contradicted and check.decision is not None:
+        # Only a compound or long claim: one short statement that the model alone reads as contrary to a
+        # sentence about it is the model's call (SciFact's refuted claims are such statements).
+        text = check.claim.text
+        if not split_parts(text) and len(lx.content_stems(lx.words(text))) < cfg.long_claim_words:
+            return False
+        return not any(
+            f.effect == "contradict" and f.check in cfg.thresholds.override_checks
+            for f in check.decision.findings
+        )
+    return False
+
+
+def part_papers(check: ClaimCheck, cfg: VerifySettings) -> tuple[str, ...]:
+    """The papers the parts are looked up in: the cited ones, else that of the best sentence."""
+    if check.cited_papers:
+        return tuple(sorted(set(check.cited_papers)))
+    if check.spans and check.spans[0].relevance >= cfg.thresholds.min_relevance:
+        return (check.spans[0].paper_id,)
+    return ()
+
+
+def gather_parts(
+    check: ClaimCheck,
+    parts: list[str],
+    papers: tuple[str, ...],
+    *,
+    store: Any,
+    settings: Any,
+    cfg: VerifySettings,
+) -> list[PartCheck]:
+    """Each part's best sentences in `papers`: its own search, plus the claim's own spans."""
+    out = []
+    for text in parts:
+        # A part's sentences are ranked by the words they share with it: whether the numbers
+        # agree is for the number check to say, and a changed figure must not hide the
+        # sentence that shows it.
+        words = _NUMBER.sub(" ", text)
+        found = _candidates(text, papers, store=store, settings=settings, k=max(cfg.k_cited, 1))
+        spans = [
+            replace(s, relevance=round(relevance(words, s.text), 4))
+            for s in (*found, *(s for s in check.spans if s.paper_id in papers))
+        ]
+        best: dict[str, Span] = {}
+        for s in sorted(spans, key=lambda s: (-s.relevance, s.chunk_id, s.text)):
+            best.setdefault(s.text, s)
+        ranked = [s for s in best.values() if s.relevance >= cfg.thresholds.min_relevance]
+        out.append(PartCheck(text, ranked[:_SPANS_PER_PART]))
+    return out
+
+
+def decide_parts(
+    parts: Sequence[PartCheck],
+    model: Sequence[Sequence[EntailProbs]],
+    *,
+    cfg: VerifySettings,
+    weight: float,
+) -> None:
+    """Each part's decision from its sentences' model probabilities (in place)."""
+    th = cfg.thresholds
+    for part, raw in zip(parts, model, strict=True):
+        probs = [
+            blend(
+                p,
+                lexical_probs(s.relevance, th),
+                weight,
+                contradiction_weight=cfg.contradiction_weight,
+                lexical_entails=s.relevance >= cfg.lexical_entail_min,
+            )
+            for s, p in zip(part.spans, raw, strict=True)
+        ]
+        part.decision = decide(
+            part.text,
+            [(s.text, p, s.relevance) for s, p in zip(part.spans, probs, strict=True)],
+            thresholds=th,
+        )
+        i = part.decision.evidence_index
+        part.span = part.spans[i] if i is not None else None
+
+
+def _checked(decision: Decision, cfg: VerifySettings) -> bool:
+    return decision.status == Status.contradicted and any(
+        f.effect == "contradict" and f.check in cfg.thresholds.override_checks
+        for f in decision.findings
+    )
+
+
+def join_parts(check: ClaimCheck, parts: Sequence[PartCheck], cfg: VerifySettings) -> bool:
+    """The claim's status from its parts' decisions; False when they leave it as it was.
+
+    The parts may raise a claim to supported (each part has its sentence), and turn the
+    model's lone contradiction of the whole into partial support when at least half of the
+    parts are supported and none is contradicted. A part's own conflict or gap decides only
+    when its sentence states nearly all the words of that part (`lexical_entail_min`): a part
+    matches loosely related sentences too easily to accuse the claim on them.
+    """
+    if any(p.decision is None for p in parts):
+        return False
+    decided = [(p, p.decision) for p in parts if p.decision is not None]
+    statuses = [d.status for _, d in decided]
+    n_sup = statuses.count(Status.supported)
+    close = cfg.lexical_entail_min
+
+    def sure(p: PartCheck) -> bool:
+        return p.span is not None and p.span.relevance >= close  # words only, see gather_parts
+
+    # A check's conflict in one part counts when the model does not read that part as
+    # entailed: a negation in a side clause ("writing that does not involve documents")
+    # fools the check, not the model.
+    conflict = next(
+        (
+            p
+            for p, d in decided
+            if _checked(d, cfg)
+            and sure(p)
+            and d.probs is not None
+            and d.probs.entailment < cfg.thresholds.entail_min
+        ),
+        None,
+    )
+    gap = next(
+        (
+            p
+            for p, d in decided
+            if d.status == Status.partially_supported
+            and sure(p)
+            and any(
+                f.effect == "partial" and f.check in cfg.thresholds.partial_checks
+                for f in d.findings
+            )
+        ),
+        None,
+    )
+    if conflict is not None:
+        weakest, status = conflict, Status.contradicted
+    elif n_sup == len(parts):
+        weakest, status = min(parts, key=_confidence), Status.supported
+    elif Status.contradicted in statuses:
+        return False
+    elif gap is not None and n_sup + 1 == len(parts):
+        weakest, status = gap, Status.partially_supported
+    elif check.status == Status.contradicted and n_sup >= len(parts) / 2:
+        weakest = next(p for p, d in decided if d.status != Status.supported)
+        status = Status.partially_supported
+    else:
+        return False
+    d = weakest.decision
+    assert d is not None
+    shown = [p.span for p in parts if p.span is not None]
+    span = weakest.span or next(p.span for p in parts if p.span is not None)
+    summary = "; ".join(f"{p.text[:60]!r}: {dd.status}" for p, dd in decided)
+    check.decision = Decision(
+        status,
+        d.confidence,
+        f"checked in {len(parts)} parts ({summary})",
+        d.probs,
+        d.findings,
+        evidence_index=0,
+    )
+    check.status, check.deciding = status, span
+    check.related = [s for s in shown if s is not span] + [
+        s for s in check.related if s not in shown
+    ]
+    if status == Status.contradicted:
+        f = next(f for f in d.findings if f.effect == "contradict")
+        check.finding = CHECK_FINDINGS.get((f.check, "contradict"), "model_contradiction")
+        check.note = f"one part of the claim conflicts with the paper: {weakest.text!r}"
+    elif status == Status.partially_supported:
+        g = next(
+            (
+                f
+                for f in d.findings
+                if f.effect == "partial" and f.check in cfg.thresholds.partial_checks
+            ),
+            None,
+        )
+        check.finding = (
+            CHECK_FINDINGS.get((g.check, "partial"), "related_not_entailed")
+            if g
+            else "related_not_entailed"
+        )
+        check.note = (
+            f"the paper states the other parts of the claim; check this one: {weakest.text!r}"
+        )
+    else:
+        check.finding = None
+        check.note = "the paper states each part of the claim in its own sentence"
+        check.joined = list({s.text: s for s in shown}.values())
+    return True
+
+
+def _confidence(p: PartCheck) -> float:
+    return p.decision.confidence if p.decision else 0.0
+
+
+def _candidates(
+    text: str, papers: tuple[str, ...], *, store: Any, settings: Any, k: int
+) -> list[Span]:
+    """The sentences of the chunks of `papers` that a search for `text` finds."""
+    from sciverify.search import make_filters, search
+
+    found = search(
+        text, store=store, settings=settings, k=k, filters=make_filters(paper_ids=papers)
+    )
+    return spans_of(text, [(h, True) for h in found], set())
+
+
+def joint_span(
+    claim: str, candidates: Sequence[Span], *, most: int = _JOINT_MOST
+) -> tuple[Span, list[Span]] | None:
+    """Up to `most` sentences of one paper that together state the most of the claim, joined
+    into one span (greedy: each added sentence must add `_JOINT_GAIN` of the claim); the
+    joined span and its sentences."""
+    pool: dict[str, Span] = {}
+    for s in candidates:
+        pool.setdefault(s.text, s)
+    if not pool:
+        return None
+    first = max(pool.values(), key=lambda s: (relevance(claim, s.text), s.chunk_id))
+    chosen, score = [first], relevance(claim, first.text)
+    while len(chosen) < most:
+        best, gain = None, _JOINT_GAIN
+        for s in pool.values():
+            if (
+                s in chosen
+                or s.paper_id != first.paper_id
+                or any(s.text in c.text or c.text in s.text for c in chosen)
+            ):
+                continue
+            g = relevance(claim, " ".join(c.text for c in (*chosen, s))) - score
+            if g >= gain:
+                best, gain = s, g
+        if best is None:
+            break
+        chosen.append(best)
+        score += gain
+    if len(chosen) < 2:
+        return None
+    joined = replace(first, text=" ".join(c.text for c in chosen), relevance=round(score, 4))
+    return joined, chosen
+
+
+def refine(
+    checks: Sequence[ClaimCheck],
+    *,
+    store: Any,
+    settings: Any,
+    cfg: VerifySettings,
+    entailer: Any,
+    weight: float,
+) -> int:
+    """Re-decide the claims that no single sentence settles (in place): first against the few
+    sentences of their paper that state the most of them together, then, for a compound claim,
+    part by part. Returns how many claims were looked at again; one model call for all."""
+    todo: list[tuple[ClaimCheck, Span | None, list[PartCheck]]] = []
+    for check in checks:
+        if not cfg.parts or not wants_parts(check, cfg):
+            continue
+        papers = part_papers(check, cfg)
+        if not papers:
+            continue
+        text = check.claim.text
+        pool = _candidates(text, papers, store=store, settings=settings, k=2 * max(cfg.k_cited, 1))
+        pool += [s for s in check.spans if s.paper_id in papers]
+        parts = gather_parts(
+            check, split_parts(text), papers, store=store, settings=settings, cfg=cfg
+        )
+        pool += [s for p in parts for s in p.spans]
+        found = joint_span(text, pool)
+        joint = None
+        if found is not None and found[0].relevance >= cfg.lexical_entail_min:
+            joint = found[0]
+            check.joined = found[1]
+        todo.append((check, joint, parts))
+    pairs = [(j.text, c.claim.text) for c, j, _ in todo if j is not None]
+    pairs += [(s.text, p.text) for _, _, parts in todo for p in parts for s in p.spans]
+    raw = list(entailer.predict(pairs) if pairs else [])
+    n_joint = sum(1 for _, j, _ in todo if j is not None)
+    joint_raw, it = iter(raw[:n_joint]), iter(raw[n_joint:])
+    for check, joint, parts in todo:
+        model = [[next(it) for _ in p.spans] for p in parts]
+        if joint is not None and join_joint(check, joint, next(joint_raw), cfg, weight):
+            continue
+        check.joined = []
+        if parts:
+            decide_parts(parts, model, cfg=cfg, weight=weight)
+            join_parts(check, parts, cfg)
+    return len(todo)
+
+
+def join_joint(
+    check: ClaimCheck, joint: Span, raw: EntailProbs, cfg: VerifySettings, weight: float
+) -> bool:
+    """The claim against its paper's joined sentences: supported when they entail it with no
+    check's conflict or gap; partially supported when a check finds a gap. Otherwise the
+    claim is left as it was."""
+    if _DENIAL.search(check.claim.text) and not _DENIAL.search(joint.text):
+        # The words are the paper's but the claim denies something none of its sentences
+        # denies ("failures never occurred"): too short a scope for the negation check,
+        # and the model is no judge of a premise this long.
+        return False
+    th = cfg.thresholds
+    probs = blend(
+        raw,
+        lexical_probs(joint.relevance, th),
+        weight,
+        contradiction_weight=cfg.contradiction_weight,
+        lexical_entails=joint.relevance >= cfg.lexical_entail_min,
+    )
+    d = decide(check.claim.text, [(joint.text, probs, joint.relevance)], thresholds=th)
+    if d.status == Status.supported:
+        check.finding = None
+        check.note = "the paper states the claim across the sentences shown"
+    elif (
+        d.status == Status.partially_supported
+        and raw.entailment >= raw.contradiction
+        and any(f.effect == "partial" and f.check in th.partial_checks for f in d.findings)
+    ):
+        g = next(f for f in d.findings if f.effect == "partial" and f.check in th.partial_checks)
+        check.finding = CHECK_FINDINGS.get((g.check, "partial"), "related_not_entailed")
+        check.note = "the paper's sentences shown state the rest of the claim"
+    else:
+        return False
+    check.decision = replace(d, reason=f"{d.reason}; {len(joint.text)} characters from one paper")
+    check.status, check.deciding = d.status, joint
+    return True

@@ -1,0 +1,112 @@
+"""A compound claim checked part by part, and against several sentences of its paper."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import sciverify as sv
+from sciverify.records import Status
+from sciverify.verify import verify
+from sciverify.verify.evidence import Span, relevance
+from sciverify.verify.parts import joint_span, split_parts
+from sciverify.verify.settings import VerifySettings, with_overrides
+
+
+def _span(text: str, paper: str = "p1", chunk: str = "c1") -> Span:
+    return Span(text, paper, f"{paper}:{chunk}", "T", 1, "x.pdf", "text", True, 0.0)
+
+
+def test_a_compound_claim_divides_at_its_clauses() -> None:
+    parts = split_parts(
+        "The trial was stopped after four months without enrolling a single infant, "
+        "most often because nitric oxide had already been started; the second pilot "
+        "enrolled seven infants at eight sites."
+    )
+    assert parts == [
+        (
+            "The trial was stopped after four months without enrolling a single infant, "
+            "most often because nitric oxide had already been started"
+        ),
+        "the second pilot enrolled seven infants at eight sites",
+    ]
+    assert split_parts(
+        "GANomaly exceeded EGBAD in both metrics, while AnoGAN needs 500 steps."
+    ) == [
+        "GANomaly exceeded EGBAD in both metrics",
+        "AnoGAN needs 500 steps",
+    ]
+
+
+def test_a_simple_claim_or_a_short_tail_does_not_divide() -> None:
+    assert (
+        split_parts("Heparin lowers the rate of deep venous thrombosis in trauma patients.") == []
+    )
+    # "and rats" is too short to be a statement of its own: it stays with the clause before.
+    assert split_parts("Heparin lowers the rate of thrombosis in mice, and rats.") == []
+
+
+def test_joint_span_joins_the_sentences_that_state_the_claim_together() -> None:
+    claim = (
+        "The risk of bleeding was 3.9% and failed filter retrieval occurred in 2.8% of patients."
+    )
+    a = _span("In this review we calculated the risk of bleeding and HIT to be 3.9% and 0.7%.")
+    b = _span("Failed retrieval rates are reported with a calculated rate of 2.8%.", chunk="c2")
+    off = _span("Patient compliance is poor but may be improved.", chunk="c3")
+    other = _span("Bleeding occurred in patients.", paper="p2")
+    found = joint_span(claim, [a, off, b, other])
+    assert found is not None
+    joint, sentences = found
+    assert {s.text for s in sentences} == {a.text, b.text}
+    assert a.text in joint.text and b.text in joint.text
+    assert off.text not in joint.text and other.text not in joint.text  # one paper only
+    assert joint.relevance == pytest.approx(relevance(claim, f"{a.text} {b.text}"), abs=1e-3)
+    assert joint.relevance > max(relevance(claim, a.text), relevance(claim, b.text))
+    # A single sentence that states the claim is no joint span.
+    assert joint_span(claim, [a]) is None
+
+
+CLAIM = (
+    "Datta and colleagues report that the risk of bleeding with heparins was 3.9%, while failed "
+    "retrieval of inferior vena cava filters in trauma patients occurred at a calculated rate "
+    "of 2.8% [1]."
+)
+REFERENCES = (
+    "\n\n## References\n\n1. Datta I, Ball CG, Rudmik L, Hameed SM, Kortbeek JB. Complications "
+    "related to deep venous thrombosis prophylaxis in trauma: a systematic review of the "
+    "literature. J Trauma Manag Outcomes. 2010;4:1.\n"
+)
+
+
+def _status(corpus: Path, settings_verify: VerifySettings, draft: str) -> tuple[str, list[str]]:
+    base = sv.load_settings(corpus=corpus)
+    settings = base.model_copy(update={"verify": settings_verify})
+    with sv.open_store(corpus, read_only=True) as store:
+        result = verify(draft, store=store, settings=settings, source="draft.md")
+    cards = [c for p in result.paragraphs for c in p.cards if c.layer == "fact"]
+    assert len(cards) == 1
+    return cards[0].status, [e.snippet for e in cards[0].evidence]
+
+
+def test_a_claim_joined_from_two_places_of_a_paper_is_supported(small_corpus: Path) -> None:
+    # The paper gives bleeding risks in one place and the 2.8% of failed filter retrievals in
+    # another; the card shows each sentence.
+    status, evidence = _status(small_corpus, VerifySettings(), CLAIM + REFERENCES)
+    assert status == Status.supported
+    assert len(evidence) >= 2
+    assert any("2.8%" in e for e in evidence) and any("bleeding" in e for e in evidence)
+    off, _ = _status(
+        small_corpus, with_overrides(VerifySettings(), {"parts": False}), CLAIM + REFERENCES
+    )
+    assert off != Status.supported
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [("2.8%", "12.8%"), ("occurred at a calculated rate of 2.8%", "never occurred")],
+    ids=["changed number", "negated"],
+)
+def test_an_error_in_one_part_is_not_supported(small_corpus: Path, old: str, new: str) -> None:
+    status, _ = _status(small_corpus, VerifySettings(), CLAIM.replace(old, new) + REFERENCES)
+    assert status != Status.supported
