@@ -472,8 +472,22 @@ def _title_pairs(root: Path) -> list[NLIPair]:
     return load_title_pairs(root)
 
 
+def _context_pairs(root: Path) -> list[NLIPair]:
+    from .context import load_context_pairs
+
+    return load_context_pairs(root)
+
+
+def _conjoin_pairs(root: Path) -> list[NLIPair]:
+    from .context import load_conjoin_pairs
+
+    return load_conjoin_pairs(root)
+
+
 SOURCES: dict[str, Callable[[Path], list[NLIPair]]] = {
     "scifact": load_scifact,
+    "scifact-context": _context_pairs,
+    "conjoin": _conjoin_pairs,
     "scifact-flip": load_scifact_flips,
     "scifact-title": _title_pairs,
     "healthver": lambda root: read_healthver(root / "healthver" / "healthver_dev.csv"),
