@@ -8,7 +8,7 @@ as a contradiction. Such a claim is looked at again, in its papers (the cited on
 of its best sentence):
 
 1. Joined: the few sentences that together state the most of its words and numbers
-   (`joint_span`). When they state nearly all of it (`lexical_entail_min`), the checks find
+   (`joint_span`). When they state nearly all of it (`joint_min`), the checks find
    no conflict or gap in them and the claim denies nothing they do not, it is supported, each
    sentence shown with its page; a check's gap makes it partially supported. The model is no
    judge here: trained on single sentences, it reads most long joined premises as contrary.
@@ -376,7 +376,10 @@ def refine(
         pool += [s for p in parts for s in p.spans]
         found = joint_span(text, pool)
         joint = None
-        if found is not None and found[0].relevance >= cfg.lexical_entail_min:
+        # Where the draft cites the paper, a looser paraphrase across its sentences will do;
+        # in a paper found by search alone, coverage that high can be coincidence.
+        floor = cfg.joint_min if check.cited_papers else max(cfg.joint_min, cfg.lexical_entail_min)
+        if found is not None and found[0].relevance >= floor:
             joint = found[0]
             check.joined = found[1]
         todo.append((check, joint, parts))
@@ -413,7 +416,7 @@ def join_joint(
         lexical_probs(joint.relevance, th),
         weight,
         contradiction_weight=cfg.contradiction_weight,
-        lexical_entails=joint.relevance >= cfg.lexical_entail_min,
+        lexical_entails=True,  # the joint span passed its coverage floor in `refine`
     )
     d = decide(check.claim.text, [(joint.text, probs, joint.relevance)], thresholds=th)
     if d.status == Status.supported:
