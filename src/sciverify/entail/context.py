@@ -26,7 +26,7 @@ from pathlib import Path
 from sciverify.records import Label
 
 from . import perturb as pt
-from .data import NLIPair, Split, _clean, _need, scifact_groups, split_of
+from .data import NLIPair, _clean, _need, scifact_doc_splits, scifact_groups, split_of
 
 _MIN_WORDS = 6
 _CAP = 900  # pairs per label of `conjoin`
@@ -72,17 +72,6 @@ def read_context_pairs(claims_path: Path, corpus_path: Path) -> list[NLIPair]:
     return out
 
 
-def _doc_splits(claims: list[dict]) -> dict[int, Split]:
-    groups = scifact_groups(claims)
-    splits: dict[int, Split] = {}
-    for c in claims:
-        split = split_of(groups[int(c["id"])])
-        for d in list(c.get("cited_doc_ids", [])) + [int(k) for k in c.get("evidence", {})]:
-            if splits.get(int(d)) != "heldout":
-                splits[int(d)] = split
-    return splits
-
-
 def conjoin(first: str, second: str) -> str | None:
     """ "A." + "B ..." -> "A, and b ..."; None when the second sentence does not continue
     well (it opens with a connective or a reference to the first)."""
@@ -105,7 +94,7 @@ def conjoin(first: str, second: str) -> str | None:
 def read_conjoin_pairs(claims_path: Path, corpus_path: Path) -> list[NLIPair]:
     """Claims that join two neighbouring sentences of an abstract, in three labels."""
     docs = _abstracts(corpus_path)
-    splits = _doc_splits(_claims(claims_path))
+    splits = scifact_doc_splits(_claims(claims_path))
     rows: dict[str, list[NLIPair]] = {"e": [], "n": [], "c": []}
     for d in sorted(splits):
         sents = docs.get(d, [])

@@ -101,6 +101,19 @@ def scifact_groups(claims: list[dict]) -> dict[int, str]:
     return {int(c["id"]): "scifact:" + key[find(f"c{c['id']}")] for c in claims}
 
 
+def scifact_doc_splits(claims: list[dict]) -> dict[int, Split]:
+    """The split of every abstract a SciFact claim cites: held out when any held-out claim
+    cites it, so that no held-out claim's abstract gives training pairs of another source."""
+    groups = scifact_groups(claims)
+    splits: dict[int, Split] = {}
+    for c in claims:
+        split = split_of(groups[int(c["id"])])
+        for d in list(c.get("cited_doc_ids", [])) + [int(k) for k in c.get("evidence", {})]:
+            if splits.get(int(d)) != "heldout":
+                splits[int(d)] = split
+    return splits
+
+
 def read_scifact(
     claims_path: Path,
     corpus_path: Path,

@@ -25,7 +25,7 @@ from pathlib import Path
 from sciverify.records import Label
 
 from . import perturb as pt
-from .data import NLIPair, Split, _clean, _need, scifact_groups, split_of
+from .data import NLIPair, Split, _clean, _need, scifact_doc_splits
 
 # A finite verb of a finding: a title without one is a topic ("Microstructural development of
 # ..."), not a claim.
@@ -75,15 +75,7 @@ def _as_claim(title: str) -> str | None:
 
 def _doc_splits(claims_path: Path) -> dict[int, Split]:
     with _need(claims_path).open(encoding="utf-8") as fh:
-        claims = [json.loads(line) for line in fh if line.strip()]
-    groups = scifact_groups(claims)
-    splits: dict[int, Split] = {}
-    for c in claims:
-        split = split_of(groups[int(c["id"])])
-        for d in list(c.get("cited_doc_ids", [])) + [int(k) for k in c.get("evidence", {})]:
-            if splits.get(int(d)) != "heldout":
-                splits[int(d)] = split
-    return splits
+        return scifact_doc_splits([json.loads(line) for line in fh if line.strip()])
 
 
 def read_title_pairs(claims_path: Path, corpus_path: Path) -> list[NLIPair]:
