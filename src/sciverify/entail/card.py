@@ -12,6 +12,15 @@ _SOURCES = {
     "neutral = non-rationale sentences of the cited abstracts (the most word-overlapping one plus one "
     "more) and sentences of the cited abstract of claims without evidence, capped at the number of "
     "labelled pairs.",
+    "scifact-flip": "SciFact's annotated claims with a negation or a direction word inserted or "
+    "removed (`sciverify.entail.data.scifact_flips`), read against the same rationale: supported "
+    "becomes contradicted and contradicted becomes supported.",
+    "scifact-context": "SciFact's annotated pairs again, each rationale read with the sentence "
+    "before and after it in its abstract (`sciverify.entail.context`); the label is kept.",
+    "conjoin": "Two neighbouring sentences of a SciFact abstract joined into one claim (\"A, and "
+    "b\"; `sciverify.entail.context`): entailed by both sentences, neutral against the first and "
+    "another sentence of the abstract, contradicted with the second half negated or its direction "
+    "reversed.",
     "healthver": "HealthVer (`healthver/healthver_dev.csv`): Supports / Neutral / Refutes.",
     "covidfact": "COVID-Fact in RTE form (`covidfact/RTE-covidfact/{train,dev}.tsv`): entailment kept; "
     "not_entailment mapped to contradiction, because COVID-Fact builds those claims by replacing "
