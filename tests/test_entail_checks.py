@@ -331,6 +331,42 @@ def test_hedge_of_an_appended_inference_does_not_weaken_the_finding() -> None:
     ]
 
 
+def test_a_hedge_in_a_clause_the_claim_does_not_restate_does_not_weaken_it() -> None:
+    # Futoma et al. 2017, p. 7: the hedge-like word sits in a side clause about the labels.
+    ev = (
+        "The overall rate of sepsis in the dataset was 21.4%, with each encounter associated "
+        "with a binary label of whether the patient acquired sepsis."
+    )
+    assert check_hedging("Sepsis occurred in 21.4% of encounters.", ev) == []
+    # The same clause structure with the hedge on the restated clause still counts.
+    hedged = "Higher doses may reduce mortality, and the effect was stronger in women."
+    claim = "Higher doses reduced mortality, and the effect was stronger in women."
+    assert [f.evidence_text for f in check_hedging(claim, hedged)] == ["may"]
+
+
+@pytest.mark.parametrize(
+    "evidence",
+    [
+        # EARS trial 2015, p. 1: "associated" describing a cost, not a correlation.
+        (
+            "Only six participants were recruited through community-based approaches, with an "
+            "associated researcher time of 469 minutes to recruit one participant."
+        ),
+        # GAN anomaly detection survey, p. 3: "it should be noted" is a turn of phrase.
+        "It should be noted that the minimization process is required for every input sample.",
+    ],
+)
+def test_descriptive_associated_and_should_be_noted_are_no_hedges(evidence: str) -> None:
+    claim = (
+        "Community outreach cost 469 minutes of researcher time for each participant recruited."
+        if "469" in evidence
+        else "The minimization has to be repeated for every input sample."
+    )
+    assert check_hedging(claim, evidence) == []
+    # "was associated with" still hedges a causal claim.
+    assert check_hedging("Smoking causes cancer.", "Smoking was associated with cancer.") != []
+
+
 def test_conditions_dropped_and_changed(scifact_docs: dict[int, list[str]]) -> None:
     ppm = scifact_docs[PPM1D[0]][PPM1D[1]]
     dropped = check_conditions("PPM1D mutations attenuated p53 activation.", ppm)

@@ -137,12 +137,24 @@ _AUX = frozenset(["is", "are", "was", "were", "be", "been", "being", "has", "hav
 
 
 def _adjectival(ws: list[lx.Word], i: int) -> bool:
-    """ "confirmed cases", "established risk factors": a label, not a claim of proof."""
-    if ws[i].lower not in ("confirmed", "established"):
-        return False
-    after = ws[i + 1].lower if i + 1 < len(ws) else ""
+    """ "confirmed cases", "established risk factors", "an associated cost": a label, not a
+    claim of proof or a hedge; "it should be noted that": a turn of phrase."""
+    w = ws[i].lower
     before = ws[i - 1].lower if i > 0 else ""
+    after = ws[i + 1].lower if i + 1 < len(ws) else ""
+    if w == "associated":
+        # "was associated with" hedges a finding; "an associated cost", "each encounter
+        # associated with a label" describe.
+        return before not in _AUX | _NOT and not before.endswith("ly")
+    if w == "should":
+        return after == "be" and i + 2 < len(ws) and ws[i + 2].lower in _DISCOURSE
+    if w not in ("confirmed", "established"):
+        return False
     return before not in _AUX and after != "that"
+
+
+_NOT = frozenset(["not", "never", "neither", "nor"])
+_DISCOURSE = frozenset(["noted", "mentioned", "emphasized", "emphasised", "stressed", "pointed"])
 
 
 def _strength(text: str, *, strongest: bool) -> tuple[int, tuple[int, int] | None]:
@@ -180,12 +192,35 @@ def _hedge_scope(claim: str, evidence: str) -> str:
         if lx.overlap(claim, evidence[a:b]) >= lx.RELATED_OVERLAP:
             evidence = " " * a + evidence[a:b] + " " * (len(evidence) - b)
     m = _INFERENCE_TAIL.search(evidence)
-    if m is None:
+    if m is not None:
+        head, tail = evidence[: m.start()], evidence[m.start() :]
+        if lx.overlap(claim, head) >= max(lx.overlap(claim, tail), lx.RELATED_OVERLAP):
+            evidence = head + " " * len(tail)
+    return _restated_clauses(claim, evidence)
+
+
+_CLAUSE = re.compile(r"[,;:]\s+|\s+(?:but|whereas|while|although|though)\s+", re.IGNORECASE)
+
+
+def _restated_clauses(claim: str, evidence: str) -> str:
+    """The clauses of the evidence that the claim restates: a clause sharing at most half as
+    many content words and numbers with the claim as the best one is blanked ("X may occur as waves, but
+    they rarely spread": a claim about the spreading keeps the second clause only)."""
+    cuts = [0] + [x for m in _CLAUSE.finditer(evidence) for x in m.span()] + [len(evidence)]
+    clauses = list(zip(cuts[::2], cuts[1::2], strict=True))
+    if len(clauses) < 2:
         return evidence
-    head, tail = evidence[: m.start()], evidence[m.start() :]
-    if lx.overlap(claim, head) < max(lx.overlap(claim, tail), lx.RELATED_OVERLAP):
-        return evidence
-    return head + " " * len(tail)
+    def terms(text: str) -> set[str]:
+        return lx.content_stems(lx.words(text)) | set(re.findall(r"\d+(?:\.\d+)?", text))
+
+    wanted = terms(claim)
+    shared = [len(wanted & terms(evidence[a:b])) for a, b in clauses]
+    top = max(shared)
+    out = list(evidence)
+    for (a, b), n in zip(clauses, shared, strict=True):
+        if 2 * n <= top:
+            out[a:b] = " " * (b - a)
+    return "".join(out)
 
 
 def check_hedging(claim: str, evidence: str) -> list[Finding]:
