@@ -198,6 +198,17 @@ def test_identifier_spellings_that_name_the_same_thing_are_not_missing() -> None
     assert [f.claim_text for f in check_entities("cAMP rises.", "AMP rises.")] == ["cAMP"]
 
 
+def test_a_citation_number_glued_to_a_name_does_not_hide_it() -> None:
+    # Wellawatte et al. 2023, p. 13: the superscript citation 106 ends up glued to "SELFIES".
+    ev = (
+        "This method populates a local chemical space through random string mutations of "
+        "SELFIES106 molecular representations using the STONED algorithm."
+    )
+    assert check_entities("It mutates SELFIES strings with the STONED algorithm.", ev) == []
+    swapped = "It mutates SMILES strings with the STONED algorithm."
+    assert [f.claim_text for f in check_entities(swapped, ev)] == ["SMILES"]
+
+
 def test_a_finding_reported_in_vitro_and_in_vivo_is_not_narrowed_by_either() -> None:
     ev = (
         "The SCNT-hES-1 cells were capable of differentiating into embryoid bodies in vitro and "

@@ -151,6 +151,11 @@ def _identifier_present(
         return True
     if any(f.startswith(key) and len(f) == len(key) + 1 for f in ev_forms):  # FOXO3 / FOXO3A
         return True
+    # A citation superscript that the PDF's text layer glued on: "SELFIES106" for SELFIES [106].
+    if len(key) >= 4 and key[-1].isalpha() and any(
+        re.fullmatch(rf"{re.escape(key)}\d{{1,3}}", f) for f in ev_forms
+    ):
+        return True
     # A general acronym the evidence names in a specific form: RNA in "mRNAs", "mtRNA";
     # DNA in "cDNA". (Not the other way round: cAMP is not AMP.)
     if re.fullmatch(r"[A-Z]{3,}", said) and any(
