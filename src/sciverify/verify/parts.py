@@ -20,8 +20,9 @@ of its best sentence):
    least half of the parts supported -> partially supported.
 
 Only claims that the whole-claim decision leaves unverifiable, partially supported for want
-of a number or name or of entailment, or (compound or long ones) contradicted by the model
-alone are looked at again; the others keep their decision.
+of a number or name or of entailment, or contradicted by the model alone are looked at again
+(the last only when they cite a paper, or are compound or long: a short statement found by
+search alone stays the model's call); the others keep their decision.
 """
 
 from __future__ import annotations
@@ -107,10 +108,13 @@ def wants_parts(check: ClaimCheck, cfg: VerifySettings) -> bool:
         # other sentences may state it ("3.9% and 0.7%" in the conclusion, "2.8%" in results).
         return check.finding in ("related_not_entailed", "unreported_number", "missing_entity")
     if check.status == Status.contradicted and check.decision is not None:
-        # Only a compound or long claim: one short statement that the model alone reads as contrary to a
-        # sentence about it is the model's call (SciFact's refuted claims are such statements).
+        # A compound or long claim, or one whose cited paper may state it across sentences
+        # ("fabricated in UMC L180 and strained in a bending machine"). One short statement
+        # found by search alone that the model reads as contrary to a sentence about it is the
+        # model's call (SciFact's refuted claims are such statements).
         text = check.claim.text
-        if not split_parts(text) and len(lx.content_stems(lx.words(text))) < cfg.long_claim_words:
+        short = len(lx.content_stems(lx.words(text))) < cfg.long_claim_words
+        if not split_parts(text) and short and not check.cited_papers:
             return False
         return not any(
             f.effect == "contradict" and f.check in cfg.thresholds.override_checks
