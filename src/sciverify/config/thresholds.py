@@ -21,8 +21,8 @@ class DecisionThresholds(BaseModel):
     Where the grid's best and runner-up differ by noise, the value that keeps contradiction
     recall on the held-out number and negation perturbations at 0.90 or more is kept (for the
     stage 5 model the grid could pick contradict_min 0.4, 0.001 better on the tuning half, which
-    dropped negation-perturbation recall to 0.89). For the stage 9 model the grid's choice scores
-    the same as these defaults on every set.
+    dropped negation-perturbation recall to 0.89). For the stage 9 and 10 models the grid's
+    choice scores the same as these defaults on every set.
     """
 
     model_config = ConfigDict(extra="forbid", frozen=True)
