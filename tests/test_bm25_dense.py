@@ -206,6 +206,31 @@ def test_embedder_shape_norm_and_id(embedded: tuple[Embedder, np.ndarray, np.nda
     assert "insulin resistance" in embedder._recent_queries
 
 
+def test_primed_queries_come_from_one_batch_and_match_single_ones(
+    embedded: tuple[Embedder, np.ndarray, np.ndarray], scifact_docs: list[Bm25Doc]
+) -> None:
+    embedder = embedded[0]
+    texts = [d.text.split(". ")[0] for d in scifact_docs[20:30]]
+    fresh = Embedder()
+    single = [fresh.encode_queries([t])[0] for t in texts]
+    calls: list[int] = []
+    real = embedder.encode_queries
+
+    def counted(batch: list[str], **kw: object) -> np.ndarray:
+        calls.append(len(batch))
+        return real(batch)
+
+    embedder.encode_queries = counted  # type: ignore[method-assign]
+    try:
+        embedder.prime_queries(texts + texts[:3])  # repeats are embedded once
+        got = [embedder.encode_query(t) for t in texts]
+    finally:
+        del embedder.encode_queries
+    assert calls == [len(texts)]
+    for a, b in zip(got, single, strict=True):
+        assert np.allclose(a, b, atol=1e-5)
+
+
 def test_numpy_query_encoder_matches_sentence_transformers(
     scifact_docs: list[Bm25Doc], shared_corpora: Path
 ) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import threading
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from enum import StrEnum
 from pathlib import Path
@@ -148,6 +149,14 @@ def _indexes(store: Any, settings: Any) -> _Indexes:
 
 
 # -- search ----------------------------------------------------------------------------------
+
+
+def prime_queries(texts: Sequence[str], *, store: Any, settings: Any) -> None:
+    """Embed the queries of a coming batch of searches at once; each `search` then finds its
+    query vector in the dense encoder's cache. Nothing to do for BM25-only search."""
+    if Mode(settings.search.mode) is Mode.bm25 or not texts:
+        return
+    _indexes(store, settings).embedder.prime_queries(list(texts))
 
 
 def search(

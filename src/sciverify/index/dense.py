@@ -69,7 +69,7 @@ def _model_fingerprint(path: Path) -> str:
     return digest.hexdigest()[:12]
 
 
-_RECENT_QUERIES = 32
+_RECENT_QUERIES = 512
 
 
 class Embedder:
@@ -191,10 +191,22 @@ class Embedder:
         if cached is not None:
             return cached.copy()
         vector: Vectors = self.encode_queries([text])[0]
+        self._remember(text, vector)
+        return vector
+
+    def prime_queries(self, texts: Sequence[str]) -> None:
+        """Embed the queries a batch of searches is about to make, in one call, so that each
+        `encode_query` is answered from the cache (verify searches once per claim or part)."""
+        todo = [t for t in dict.fromkeys(texts) if t not in self._recent_queries]
+        for start in range(0, len(todo), _RECENT_QUERIES // 2):
+            chunk = todo[start : start + _RECENT_QUERIES // 2]
+            for text, vector in zip(chunk, self.encode_queries(chunk), strict=True):
+                self._remember(text, vector)
+
+    def _remember(self, text: str, vector: Vectors) -> None:
         if len(self._recent_queries) >= _RECENT_QUERIES:
             self._recent_queries.pop(next(iter(self._recent_queries)))
         self._recent_queries[text] = vector.copy()
-        return vector
 
     def _encode(
         self, texts: Sequence[str], prompt_name: str | None, on_batch: OnBatch | None

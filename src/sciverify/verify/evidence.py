@@ -99,12 +99,26 @@ def relevance(claim: str, text: str, context: frozenset[str] = frozenset()) -> f
     A claim word found only in `context` (the stems of the chunk and its paper's title) counts
     half: the sentence is read as part of its passage, as a reader would.
     """
+    return _coverage(claim, _stems(text), _values(text), context)
+
+
+def joint_relevance(claim: str, texts: Sequence[str]) -> float:
+    """`relevance` of the sentences `texts` read together (as if joined by spaces)."""
+    stems = frozenset().union(*(_stems(t) for t in texts))
+    return _coverage(claim, stems, tuple(v for t in texts for v in _values(t)))
+
+
+def _coverage(
+    claim: str,
+    e: frozenset[str],
+    ev: tuple[tuple[float, int], ...],
+    context: frozenset[str] = frozenset(),
+) -> float:
     from sciverify.entail.quantities import same_number
 
     c = _stems(claim)
     if not c:
         return 0.0
-    e = _stems(text)
 
     def found(s: str, pool: frozenset[str]) -> bool:
         return s in pool or (len(s) >= 6 and any(t[:6] == s[:6] for t in pool))
@@ -114,7 +128,6 @@ def relevance(claim: str, text: str, context: frozenset[str] = frozenset()) -> f
     nums = _values(claim)
     if not nums:
         return cover
-    ev = _values(text)
     matched = sum(1 for v, d in nums if any(same_number(v, w, d, dw) for w, dw in ev))
     return 0.7 * cover + 0.3 * matched / len(nums)
 
@@ -202,8 +215,9 @@ def gather(
     resolver: Resolver,
 ) -> None:
     """Resolve citations, retrieve chunks and pick each claim's candidate spans (in place)."""
-    from sciverify.search import make_filters, search
+    from sciverify.search import make_filters, prime_queries, search
 
+    prime_queries([c.query for c in checks], store=store, settings=settings)
     for check in checks:
         claim = check.claim
         check.sources = [s for c in claim.citations for s in resolver.resolve(c)]

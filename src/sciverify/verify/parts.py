@@ -40,6 +40,7 @@ from sciverify.verify.evidence import (
     ClaimCheck,
     Span,
     blend,
+    joint_relevance,
     lexical_probs,
     relevance,
     spans_of,
@@ -329,7 +330,7 @@ def joint_span(
     if not pool:
         return None
     first = max(pool.values(), key=lambda s: (relevance(claim, s.text), s.chunk_id))
-    chosen, score = [first], relevance(claim, first.text)
+    chosen, score = [first], joint_relevance(claim, [first.text])
     while len(chosen) < most:
         best, gain = None, _JOINT_GAIN
         for s in pool.values():
@@ -339,7 +340,7 @@ def joint_span(
                 or any(s.text in c.text or c.text in s.text for c in chosen)
             ):
                 continue
-            g = relevance(claim, " ".join(c.text for c in (*chosen, s))) - score
+            g = joint_relevance(claim, [c.text for c in (*chosen, s)]) - score
             if g >= gain:
                 best, gain = s, g
         if best is None:
@@ -364,19 +365,23 @@ def refine(
     """Re-decide the claims that no single sentence settles (in place): first against the few
     sentences of their paper that state the most of them together, then, for a compound claim,
     part by part. Returns how many claims were looked at again; one model call for all."""
+    from sciverify.search import prime_queries
+
+    chosen = [
+        (check, papers, split_parts(check.claim.text))
+        for check in checks
+        if cfg.parts and wants_parts(check, cfg)
+        for papers in [part_papers(check, cfg)]
+        if papers
+    ]
+    queries = [q for check, _, parts in chosen for q in (check.claim.text, *parts)]
+    prime_queries(queries, store=store, settings=settings)
     todo: list[tuple[ClaimCheck, Span | None, list[PartCheck]]] = []
-    for check in checks:
-        if not cfg.parts or not wants_parts(check, cfg):
-            continue
-        papers = part_papers(check, cfg)
-        if not papers:
-            continue
+    for check, papers, split in chosen:
         text = check.claim.text
         pool = _candidates(text, papers, store=store, settings=settings, k=2 * max(cfg.k_cited, 1))
         pool += [s for s in check.spans if s.paper_id in papers]
-        parts = gather_parts(
-            check, split_parts(text), papers, store=store, settings=settings, cfg=cfg
-        )
+        parts = gather_parts(check, split, papers, store=store, settings=settings, cfg=cfg)
         pool += [s for p in parts for s in p.spans]
         found = joint_span(text, pool)
         joint = None
