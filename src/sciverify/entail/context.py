@@ -17,38 +17,31 @@ claim is held out):
 
 from __future__ import annotations
 
-import gzip
 import hashlib
-import json
 import re
 from pathlib import Path
 
 from sciverify.records import Label
 
 from . import perturb as pt
-from .data import NLIPair, _clean, _need, scifact_doc_splits, scifact_groups, split_of
+from .data import (
+    NLIPair,
+    _clean,
+    read_scifact_claims,
+    read_scifact_corpus,
+    scifact_doc_splits,
+    scifact_groups,
+    split_of,
+)
 
 _MIN_WORDS = 6
 _CAP = 900  # pairs per label of `conjoin`
 
 
-def _claims(path: Path) -> list[dict]:
-    with _need(path).open(encoding="utf-8") as fh:
-        return [json.loads(line) for line in fh if line.strip()]
-
-
-def _abstracts(path: Path) -> dict[int, list[str]]:
-    with gzip.open(_need(path), "rt", encoding="utf-8") as fh:
-        return {
-            int(rec["doc_id"]): [_clean(s) for s in rec["abstract"]]
-            for rec in (json.loads(line) for line in fh if line.strip())
-        }
-
-
 def read_context_pairs(claims_path: Path, corpus_path: Path) -> list[NLIPair]:
     """SciFact's annotated pairs, each rationale read with its neighbouring sentences."""
-    docs = _abstracts(corpus_path)
-    claims = _claims(claims_path)
+    docs = read_scifact_corpus(corpus_path)
+    claims = read_scifact_claims(claims_path)
     groups = scifact_groups(claims)
     out = []
     for c in claims:
@@ -93,8 +86,8 @@ def conjoin(first: str, second: str) -> str | None:
 
 def read_conjoin_pairs(claims_path: Path, corpus_path: Path) -> list[NLIPair]:
     """Claims that join two neighbouring sentences of an abstract, in three labels."""
-    docs = _abstracts(corpus_path)
-    splits = scifact_doc_splits(_claims(claims_path))
+    docs = read_scifact_corpus(corpus_path)
+    splits = scifact_doc_splits(read_scifact_claims(claims_path))
     rows: dict[str, list[NLIPair]] = {"e": [], "n": [], "c": []}
     for d in sorted(splits):
         sents = docs.get(d, [])

@@ -64,6 +64,12 @@ def _overlap(a: str, b: str) -> float:
 # --- SciFact ---------------------------------------------------------------------------
 
 
+def read_scifact_claims(path: Path) -> list[dict]:
+    """The claims of a SciFact claims file (JSONL), in file order."""
+    with _need(path).open(encoding="utf-8") as fh:
+        return [json.loads(line) for line in fh if line.strip()]
+
+
 def read_scifact_corpus(path: Path) -> dict[int, list[str]]:
     """doc_id -> abstract sentences."""
     opener = gzip.open if _need(path).suffix == ".gz" else open
@@ -123,8 +129,7 @@ def read_scifact(
 ) -> list[NLIPair]:
     """Rationale vs claim (SUPPORT / CONTRADICT) plus capped neutral non-rationale sentences."""
     docs = read_scifact_corpus(corpus_path)
-    with _need(claims_path).open(encoding="utf-8") as fh:
-        claims = [json.loads(line) for line in fh if line.strip()]
+    claims = read_scifact_claims(claims_path)
     groups = scifact_groups(claims)
     labelled: list[NLIPair] = []
     neutral: list[NLIPair] = []
@@ -389,8 +394,7 @@ def _evidence_sentences(root: Path) -> Iterable[tuple[str, str, Split, str, list
         root / "scifact" / "corpus.jsonl.gz",
     )
     docs = read_scifact_corpus(corpus_path)
-    with _need(claims_path).open(encoding="utf-8") as fh:
-        claims = [json.loads(line) for line in fh if line.strip()]
+    claims = read_scifact_claims(claims_path)
     groups = scifact_groups(claims)
     seen: set[tuple[int, int]] = set()
     for c in claims:

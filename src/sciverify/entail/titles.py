@@ -25,7 +25,7 @@ from pathlib import Path
 from sciverify.records import Label
 
 from . import perturb as pt
-from .data import NLIPair, Split, _clean, _need, scifact_doc_splits
+from .data import NLIPair, Split, _clean, _need, read_scifact_claims, scifact_doc_splits
 
 # A finite verb of a finding: a title without one is a topic ("Microstructural development of
 # ..."), not a claim.
@@ -74,8 +74,7 @@ def _as_claim(title: str) -> str | None:
 
 
 def _doc_splits(claims_path: Path) -> dict[int, Split]:
-    with _need(claims_path).open(encoding="utf-8") as fh:
-        return scifact_doc_splits([json.loads(line) for line in fh if line.strip()])
+    return scifact_doc_splits(read_scifact_claims(claims_path))
 
 
 def read_title_pairs(claims_path: Path, corpus_path: Path) -> list[NLIPair]:

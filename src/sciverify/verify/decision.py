@@ -20,7 +20,7 @@ from typing import Any
 from sciverify.entail import lexicon as lx
 from sciverify.entail.decide import decide
 from sciverify.records import Decision, EntailProbs, Status
-from sciverify.verify.evidence import ClaimCheck, Span, blend, lexical_probs
+from sciverify.verify.evidence import ClaimCheck, Span, span_probs
 from sciverify.verify.settings import VerifySettings
 
 # ---------------------------------------------------------------------------- decision
@@ -38,7 +38,9 @@ CHECK_FINDINGS = {
 }
 
 
-def _finding_of(decision: Decision, cfg: VerifySettings) -> str | None:
+def finding_of(decision: Decision, cfg: VerifySettings) -> str | None:
+    """The finding a card names for a decision: its first check's conflict or gap, else
+    `model_contradiction` / `related_not_entailed`; None for supported or unverifiable."""
     th = cfg.thresholds
     if decision.status == Status.contradicted:
         wanted = ("contradict",)
@@ -209,7 +211,7 @@ def _related_span(check: ClaimCheck, cfg: VerifySettings) -> Span | None:
     return None
 
 
-def _checked_conflict(decision: Decision, cfg: VerifySettings) -> bool:
+def checked_conflict(decision: Decision, cfg: VerifySettings) -> bool:
     """A contradiction that a deterministic check found, not the model alone."""
     return decision.status == Status.contradicted and any(
         f.effect == "contradict" and f.check in cfg.thresholds.override_checks
@@ -254,7 +256,7 @@ def conclude(check: ClaimCheck, cfg: VerifySettings) -> None:
         check.status, check.finding = Status.partially_supported, "citation_mismatch"
         check.note = "the evidence is in another paper than the one cited"
         return
-    elif check.missing and not check.cited_papers and not _checked_conflict(d_all, cfg):
+    elif check.missing and not check.cited_papers and not checked_conflict(d_all, cfg):
         # The cited paper is not in the corpus: another paper's sentence that the model alone
         # reads as contrary does not decide the claim; a check's conflict (another number for
         # the same quantity, the opposite polarity) still does.
@@ -285,7 +287,7 @@ def conclude(check: ClaimCheck, cfg: VerifySettings) -> None:
             decision, status=Status.supported, reason=decision.reason + why
         )
     check.status = decision.status
-    check.finding = _finding_of(decision, cfg)
+    check.finding = finding_of(decision, cfg)
     if (
         check.status == Status.contradicted
         and check.deciding is not None
@@ -295,7 +297,7 @@ def conclude(check: ClaimCheck, cfg: VerifySettings) -> None:
         check.note = "the source reports no such spread (SD, SE, ±) for this value"
     elif (
         check.status == Status.contradicted
-        and not _checked_conflict(decision, cfg)
+        and not checked_conflict(decision, cfg)
         and _numbers_in_paper(check)
     ):
         # A claim that joins two sentences of a paper ("98 of 100 took part; 59% rated ...")
@@ -307,7 +309,7 @@ def conclude(check: ClaimCheck, cfg: VerifySettings) -> None:
         )
     elif (
         check.status == Status.contradicted
-        and not _checked_conflict(decision, cfg)
+        and not checked_conflict(decision, cfg)
         and len(lx.content_stems(lx.words(claim))) >= cfg.long_claim_words
     ):
         # A long claim joins several statements; the model, trained on single sentences,
@@ -392,20 +394,11 @@ def judge(
     pairs += list(extra)
     raw = entailer.predict(pairs) if pairs else []
     it = iter(raw)
-    th = cfg.thresholds
     for check, idx in zip(checks, chosen, strict=True):
         model = dict(zip(idx, (next(it) for _ in idx), strict=True))
         check.probs = []
         for i, s in enumerate(check.spans):
             w = weight if i in model else 0.0
-            check.probs.append(
-                blend(
-                    model.get(i, _NEUTRAL),
-                    lexical_probs(s.relevance, th),
-                    w,
-                    contradiction_weight=cfg.contradiction_weight if w else 0.0,
-                    lexical_entails=s.relevance >= cfg.lexical_entail_min,
-                )
-            )
+            check.probs.append(span_probs(model.get(i, _NEUTRAL), s.relevance, cfg, w))
         conclude(check, cfg)
     return [next(it) for _ in extra]

@@ -167,6 +167,26 @@ def blend(
     )
 
 
+def span_probs(
+    model: EntailProbs,
+    rel: float,
+    cfg: VerifySettings,
+    weight: float,
+    *,
+    lexical_entails: bool | None = None,
+) -> EntailProbs:
+    """A sentence's probabilities for `verify`: the model's, blended with the lexical estimate
+    of its relevance `rel`; near-verbatim (`lexical_entail_min`, unless `lexical_entails` says)
+    entails."""
+    return blend(
+        model,
+        lexical_probs(rel, cfg.thresholds),
+        weight,
+        contradiction_weight=cfg.contradiction_weight,
+        lexical_entails=rel >= cfg.lexical_entail_min if lexical_entails is None else lexical_entails,
+    )
+
+
 def model_weight(cfg: VerifySettings, entailer: Any) -> float:
     """The configured weight, else 0.5 — or 0 for the bundled model while it is an untrained
     placeholder, whose probabilities carry no information."""

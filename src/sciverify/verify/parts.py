@@ -35,14 +35,13 @@ from typing import Any
 from sciverify.entail import lexicon as lx
 from sciverify.entail.decide import decide
 from sciverify.records import Decision, EntailProbs, Status
-from sciverify.verify.decision import CHECK_FINDINGS
+from sciverify.verify.decision import checked_conflict, finding_of
 from sciverify.verify.evidence import (
     ClaimCheck,
     Span,
-    blend,
     joint_relevance,
-    lexical_probs,
     relevance,
+    span_probs,
     spans_of,
 )
 from sciverify.verify.settings import VerifySettings
@@ -117,10 +116,7 @@ def wants_parts(check: ClaimCheck, cfg: VerifySettings) -> bool:
         short = len(lx.content_stems(lx.words(text))) < cfg.long_claim_words
         if not split_parts(text) and short and not check.cited_papers:
             return False
-        return not any(
-            f.effect == "contradict" and f.check in cfg.thresholds.override_checks
-            for f in check.decision.findings
-        )
+        return not checked_conflict(check.decision, cfg)
     return False
 
 
@@ -170,32 +166,17 @@ def decide_parts(
     weight: float,
 ) -> None:
     """Each part's decision from its sentences' model probabilities (in place)."""
-    th = cfg.thresholds
     for part, raw in zip(parts, model, strict=True):
-        probs = [
-            blend(
-                p,
-                lexical_probs(s.relevance, th),
-                weight,
-                contradiction_weight=cfg.contradiction_weight,
-                lexical_entails=s.relevance >= cfg.lexical_entail_min,
-            )
-            for s, p in zip(part.spans, raw, strict=True)
-        ]
         part.decision = decide(
             part.text,
-            [(s.text, p, s.relevance) for s, p in zip(part.spans, probs, strict=True)],
-            thresholds=th,
+            [
+                (s.text, span_probs(p, s.relevance, cfg, weight), s.relevance)
+                for s, p in zip(part.spans, raw, strict=True)
+            ],
+            thresholds=cfg.thresholds,
         )
         i = part.decision.evidence_index
         part.span = part.spans[i] if i is not None else None
-
-
-def _checked(decision: Decision, cfg: VerifySettings) -> bool:
-    return decision.status == Status.contradicted and any(
-        f.effect == "contradict" and f.check in cfg.thresholds.override_checks
-        for f in decision.findings
-    )
 
 
 def join_parts(check: ClaimCheck, parts: Sequence[PartCheck], cfg: VerifySettings) -> bool:
@@ -224,7 +205,7 @@ def join_parts(check: ClaimCheck, parts: Sequence[PartCheck], cfg: VerifySetting
         (
             p
             for p, d in decided
-            if _checked(d, cfg)
+            if checked_conflict(d, cfg)
             and sure(p)
             and d.probs is not None
             and d.probs.entailment < cfg.thresholds.entail_min
@@ -271,32 +252,17 @@ def join_parts(check: ClaimCheck, parts: Sequence[PartCheck], cfg: VerifySetting
         evidence_index=0,
     )
     check.status, check.deciding = status, span
+    check.finding = finding_of(check.decision, cfg)
     check.related = [s for s in shown if s is not span] + [
         s for s in check.related if s not in shown
     ]
     if status == Status.contradicted:
-        f = next(f for f in d.findings if f.effect == "contradict")
-        check.finding = CHECK_FINDINGS.get((f.check, "contradict"), "model_contradiction")
         check.note = f"one part of the claim conflicts with the paper: {weakest.text!r}"
     elif status == Status.partially_supported:
-        g = next(
-            (
-                f
-                for f in d.findings
-                if f.effect == "partial" and f.check in cfg.thresholds.partial_checks
-            ),
-            None,
-        )
-        check.finding = (
-            CHECK_FINDINGS.get((g.check, "partial"), "related_not_entailed")
-            if g
-            else "related_not_entailed"
-        )
         check.note = (
             f"the paper states the other parts of the claim; check this one: {weakest.text!r}"
         )
     else:
-        check.finding = None
         check.note = "the paper states each part of the claim in its own sentence"
         check.joined = list({s.text: s for s in shown}.values())
     return True
@@ -376,32 +342,27 @@ def refine(
     ]
     queries = [q for check, _, parts in chosen for q in (check.claim.text, *parts)]
     prime_queries(queries, store=store, settings=settings)
-    todo: list[tuple[ClaimCheck, Span | None, list[PartCheck]]] = []
+    todo: list[tuple[ClaimCheck, tuple[Span, list[Span]] | None, list[PartCheck]]] = []
     for check, papers, split in chosen:
         text = check.claim.text
         pool = _candidates(text, papers, store=store, settings=settings, k=2 * max(cfg.k_cited, 1))
         pool += [s for s in check.spans if s.paper_id in papers]
         parts = gather_parts(check, split, papers, store=store, settings=settings, cfg=cfg)
         pool += [s for p in parts for s in p.spans]
-        found = joint_span(text, pool)
-        joint = None
+        joint = joint_span(text, pool)
         # Where the draft cites the paper, a looser paraphrase across its sentences will do;
         # in a paper found by search alone, coverage that high can be coincidence.
         floor = cfg.joint_min if check.cited_papers else max(cfg.joint_min, cfg.lexical_entail_min)
-        if found is not None and found[0].relevance >= floor:
-            joint = found[0]
-            check.joined = found[1]
-        todo.append((check, joint, parts))
-    pairs = [(j.text, c.claim.text) for c, j, _ in todo if j is not None]
+        todo.append((check, joint if joint and joint[0].relevance >= floor else None, parts))
+    pairs = [(j[0].text, c.claim.text) for c, j, _ in todo if j is not None]
     pairs += [(s.text, p.text) for _, _, parts in todo for p in parts for s in p.spans]
     raw = list(entailer.predict(pairs) if pairs else [])
     n_joint = sum(1 for _, j, _ in todo if j is not None)
     joint_raw, it = iter(raw[:n_joint]), iter(raw[n_joint:])
     for check, joint, parts in todo:
         model = [[next(it) for _ in p.spans] for p in parts]
-        if joint is not None and join_joint(check, joint, next(joint_raw), cfg, weight):
+        if joint is not None and join_joint(check, *joint, next(joint_raw), cfg, weight):
             continue
-        check.joined = []
         if parts:
             decide_parts(parts, model, cfg=cfg, weight=weight)
             join_parts(check, parts, cfg)
@@ -409,7 +370,12 @@ def refine(
 
 
 def join_joint(
-    check: ClaimCheck, joint: Span, raw: EntailProbs, cfg: VerifySettings, weight: float
+    check: ClaimCheck,
+    joint: Span,
+    sentences: list[Span],
+    raw: EntailProbs,
+    cfg: VerifySettings,
+    weight: float,
 ) -> bool:
     """The claim against its paper's joined sentences: supported when they entail it with no
     check's conflict or gap; partially supported when a check finds a gap. Otherwise the
@@ -420,27 +386,20 @@ def join_joint(
         # and the model is no judge of a premise this long.
         return False
     th = cfg.thresholds
-    probs = blend(
-        raw,
-        lexical_probs(joint.relevance, th),
-        weight,
-        contradiction_weight=cfg.contradiction_weight,
-        lexical_entails=True,  # the joint span passed its coverage floor in `refine`
-    )
+    # The joint span passed its coverage floor in `refine`: lexically, it entails.
+    probs = span_probs(raw, joint.relevance, cfg, weight, lexical_entails=True)
     d = decide(check.claim.text, [(joint.text, probs, joint.relevance)], thresholds=th)
     if d.status == Status.supported:
-        check.finding = None
         check.note = "the paper states the claim across the sentences shown"
     elif (
         d.status == Status.partially_supported
         and raw.entailment >= raw.contradiction
         and any(f.effect == "partial" and f.check in th.partial_checks for f in d.findings)
     ):
-        g = next(f for f in d.findings if f.effect == "partial" and f.check in th.partial_checks)
-        check.finding = CHECK_FINDINGS.get((g.check, "partial"), "related_not_entailed")
         check.note = "the paper's sentences shown state the rest of the claim"
     else:
         return False
     check.decision = replace(d, reason=f"{d.reason}; {len(joint.text)} characters from one paper")
-    check.status, check.deciding = d.status, joint
+    check.status, check.deciding, check.joined = d.status, joint, sentences
+    check.finding = finding_of(check.decision, cfg)
     return True
