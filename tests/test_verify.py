@@ -138,6 +138,24 @@ def test_citations_resolve_to_corpus_papers(results: dict[str, VerifyResult]) ->
     assert any("Twiss" in m for m in eco["missing"]) and eco["resolved"] == 2
 
 
+def test_author_year_citations_tolerate_corpus_years(corpus: Path) -> None:
+    from sciverify.verify.citations import Resolver
+
+    entry = "Dean, J., Ghemawat, S. MapReduce: Simplified Data Processing on Large Clusters. 2008."
+    with sv.open_store(corpus, read_only=True) as store:
+        (work,) = store.rows("SELECT paper_id, year FROM works WHERE title ILIKE 'MapReduce%'")
+        exact = Resolver(store)._lookup("author_year", f"dean:{work['year']}")
+        # The draft's reference entry names the paper by title, whatever year it gives.
+        listed = Resolver(store, references=[entry])._lookup("author_year", "dean:2008")
+        # Without an entry, a year off by one still finds the author's only paper ...
+        near = Resolver(store)._lookup("author_year", f"dean:{work['year'] + 1}")
+        # ... but a year further off, or another author, finds nothing.
+        far = Resolver(store)._lookup("author_year", f"dean:{work['year'] + 3}")
+        other = Resolver(store, references=[entry])._lookup("author_year", "smith:2008")
+    assert exact.paper_ids == listed.paper_ids == near.paper_ids == (work["paper_id"],)
+    assert far.paper_ids == () and other.paper_ids == ()
+
+
 def test_summary_counts_and_timings(results: dict[str, VerifyResult]) -> None:
     s = results["medical_review"].summary
     assert s["paragraphs"] == len(results["medical_review"].paragraphs)

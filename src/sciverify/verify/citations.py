@@ -342,6 +342,27 @@ class Resolver:
             return tuple(hits)
         return ()
 
+    def _titled_in(self, raw: str) -> tuple[str, ...]:
+        """Works whose whole title (three words or more) appears in a reference entry."""
+        from sciverify.ingest.identity import normalise_title
+
+        text = f" {normalise_title(raw)} "
+        return tuple(
+            w["paper_id"]
+            for w in self.works()
+            if len(w["ntitle"].split()) >= 3 and f" {w['ntitle']} " in text
+        )
+
+    def _near_year(self, surname: str, year: int) -> tuple[str, ...]:
+        """The one work of this first author dated a year off or undated (preprint against
+        publication year, or metadata without a year); several candidates match none."""
+        hits = [
+            w["paper_id"]
+            for w in self.works()
+            if w["surname"] == surname and (w["year"] is None or abs(w["year"] - year) <= 1)
+        ]
+        return tuple(hits) if len(hits) == 1 else ()
+
     def resolve(self, citation: Citation) -> list[Source]:
         return [self._resolve_key(citation.style, key) for key in citation.keys]
 
@@ -365,12 +386,25 @@ class Resolver:
                 return Source(key, f"[{key}] (no such entry in the draft's reference list)")
             surname = normalise_name(_last(ref.authors[0])) if ref.authors else None
             ids = self._by(doi=ref.doi, arxiv=ref.arxiv_id, title=ref.title)
+            ids = ids or self._titled_in(ref.raw)
             if not ids and surname and ref.year:
                 ids = self._by(surname=surname, year=ref.year)
             return Source(key, f"[{key}] {_short(ref.raw)}", ids)
         if style == "author_year":
             surname, _, year = key.partition(":")
-            ids = self._by(surname=surname, year=int(year) if year.isdigit() else None)
+            number = int(year) if year.isdigit() else None
+            ids = self._by(surname=surname, year=number)
+            # The draft's own reference entry names the paper: a corpus whose metadata gives
+            # the preprint's year (or none) still matches it by title.
+            for ref in self._refs.values():
+                if ids:
+                    break
+                first = normalise_name(_last(ref.authors[0])) if ref.authors else ""
+                if first == surname and (number is None or ref.year == number):
+                    ids = self._by(doi=ref.doi, arxiv=ref.arxiv_id, title=ref.title)
+                    ids = ids or self._titled_in(ref.raw)
+            if not ids and number is not None:
+                ids = self._near_year(surname, number)
             return Source(key, f"{surname.capitalize()} ({year})", ids)
         if style == "doi":
             return Source(key, f"doi:{key}", self._by(doi=key))
