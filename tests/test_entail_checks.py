@@ -589,3 +589,69 @@ def test_a_number_inside_a_name_is_not_a_missing_measurement() -> None:
         check_numbers(lower, "Type 2 diabetes is associated with obesity."), "number"
     ) == ["contradict"]
     assert _effects(check_numbers("Mortality fell in 19 patients.", covid), "number") == ["partial"]
+
+
+def test_a_count_written_as_a_modifier_keeps_its_thousands() -> None:
+    ev = "The spread of each seed set was averaged over a 10,000 iteration process."
+    same = check_numbers("Spread was averaged over a 10,000-iteration process.", ev)
+    assert [(f.claim_text, f.effect) for f in same] == [("10,000-iteration", "ok")]
+    other = check_numbers("Spread was averaged over a 20,000-iteration process.", ev)
+    assert [f.effect for f in other] == ["contradict"]
+    # A name with a number in it is still no measurement.
+    assert check_numbers("The 5-HT receptor was blocked.", ev) == []
+
+
+# Real sentences of PDFs in the shared corpora, restated in other words.
+OXYTOCIN = (
+    "The plasma oxytocin concentrations detected in the weaned pups post-trial was not "
+    "significantly different after stranger trials (13.2 SE±0.6 pg/ml) compared to those taken "
+    "after familiar trials (11.8±0.6 pg/ml) (GAMM: t=1.9, R2=0.2, p= 0.06)."
+)
+SUPERNOVA = (
+    "Thus, the ability of reproducing the supernova data does not require that the volume "
+    "deceleration parameter is negative."
+)
+
+
+def test_a_negation_that_reaches_other_words_in_a_restatement_is_no_flip() -> None:
+    oxytocin = (
+        "Post-trial plasma oxytocin was 13.2 pg/ml after stranger trials and 11.8 pg/ml "
+        "after familiar trials, a difference that was not significant (p = 0.06)."
+    )
+    supernova = (
+        "Reproducing the supernova data therefore does not require a negative volume "
+        "deceleration parameter."
+    )
+    moved = [(oxytocin, OXYTOCIN), (supernova, SUPERNOVA)]
+    for claim, ev in moved:
+        assert not [f for f in run_checks(claim, ev) if f.effect == "contradict"], claim
+    # Dropping the one "not" is still a flip.
+    dropped = SUPERNOVA.replace("does not require", "requires")
+    assert "contradict" in {f.effect for f in check_restatement(dropped, SUPERNOVA)}
+
+
+def test_a_negated_condition_or_a_possibility_is_no_polarity_conflict() -> None:
+    extinct = (
+        "That is, a strain goes extinct independently of competition with the others if an "
+        "equilibrium cannot be reached between new bacteria formed during growth and cell "
+        "removal after killing and dilution."
+    )
+    claim = (
+        "The selected strains are those that minimise the equilibrium time, the time needed to "
+        "balance the new cells formed during growth against removal by killing and dilution."
+    )
+    assert check_negation(claim, extinct) == []
+    # Stated as a finding, the same negation is a conflict.
+    asserted = "An equilibrium cannot be reached between new cells formed during growth and removal."
+    assert [f.effect for f in check_negation(claim, asserted)] == ["contradict"]
+    potential = (
+        "Any stress caused by the pen environment and study protocol had the potential to alter "
+        "the basal endocrine profiles of the study animals over time."
+    )
+    found_none = "There was no evidence that the pen environment altered the basal endocrine profiles."
+    assert check_negation(found_none, potential) == []
+    altered = potential.replace("had the potential to alter", "altered")
+    assert [f.effect for f in check_negation(found_none, altered)] == ["contradict"]
+    without = "Without incoherence conditions, exact recovery of the low-rank matrix is impossible."
+    imposed = "Past work imposed incoherence conditions to obtain exact recovery of the low-rank matrix."
+    assert check_negation(without, imposed) == []

@@ -56,6 +56,8 @@ def _scopes(text: str) -> list[tuple[tuple[int, int], set[str], list[lx.Word]]]:
     for i, w in enumerate(ws):
         if any(a <= w.start < b for a, b in skip) or _nominal(text, ws, i):
             continue
+        if _conditional(text, ws, i):
+            continue
         if lx.is_negation(w):
             scope = lx.run(text, ws, i, +1)
         elif w.lower in lx.NEGATION_SUFFIX:
@@ -83,6 +85,24 @@ def _nominal(text: str, ws: list[lx.Word], i: int) -> bool:
     at_clause_start = i == 0 or bool(re.search(r"[,;:.(]\s*(?:the\s+|a\s+)?$", before))
     # "the lack of X", "a lack of X", "an absence of X": a noun phrase whatever the article.
     return at_clause_start or bool(re.search(r"\b(?:the|a|an)\s*$", before))
+
+
+_CLAUSE_START = re.compile(r"(?:^|[,;:.(]|\bthat)\s*$", re.IGNORECASE)
+_IF = re.compile(r"\b(?:if|unless|whether)\b[^,;:.()]*$", re.IGNORECASE)
+
+
+def _conditional(text: str, ws: list[lx.Word], i: int) -> bool:
+    """A negation that states a condition, not a finding: "goes extinct if an equilibrium
+    cannot be reached", "without incoherence conditions, exact recovery is impossible"."""
+    before = text[max(0, ws[i].start - 80) : ws[i].start]
+    if _IF.search(before):
+        return True
+    return ws[i].lower == "without" and bool(_CLAUSE_START.search(before))
+
+
+_POSSIBLE = re.compile(
+    r"\b(?:may|might|could|would|possibly|perhaps|potential(?:ly)?(?: to)?)\b", re.IGNORECASE
+)
 
 
 def _enough(shared: set[str], scope: set[str]) -> bool:
@@ -126,6 +146,8 @@ def check_negation(claim: str, evidence: str) -> list[Finding]:
         if hit is None:
             return []
         c_span, e_span = hit
+        if _POSSIBLE.search(evidence[max(0, e_span[0] - 40) : e_span[1]]):
+            return []  # "had the potential to alter" is no finding that it altered
         message = f"the claim negates {claim[c_span[0] : c_span[1]]!r}, the evidence asserts it"
     return [lx.finding("negation", "contradict", message, claim, evidence, c_span, e_span)]
 
@@ -420,7 +442,12 @@ def check_restatement(claim: str, evidence: str) -> list[Finding]:
     # The same negation a few words further off ("without any human input" / "without
     # requiring any human input") is not a flip: a flip must hold at the wider reach too.
     claim_far, ev_far = _negated(ws, reach=4), _negated(ev, reach=4)
-    for w in content:
+    # As many negations on both sides, one of them on the same word ("was not significant
+    # (p = 0.06)" / "was not significantly different ... (p = 0.06)"): the "not" reaches
+    # other words in the reworded sentence, it has not been added or dropped.
+    same_cues = sum(map(lx.is_negation, ws)) == sum(map(lx.is_negation, ev))
+    moved = same_cues and any(v and ev_neg.get(s) for s, v in claim_neg.items())
+    for w in [] if moved else content:
         if (
             w.stem in ev_neg
             and claim_neg.get(w.stem, False) != ev_neg[w.stem]

@@ -81,8 +81,11 @@ _VALUE = re.compile(
     rf"(?:\s*[-–—]\s*(?P<hi>{_NUM}))?"
     r"(?:\s+(?P<mult>thousand|million|billion)\b)?"
     rf"(?:\s*(?P<unit>{_UNITS})(?![A-Za-z]))?"
-    r"(?![\w'’′]|[-‐][A-Za-z]|\.\d)"
+    r"(?![\w'’′]|[-‐][A-Za-z]|\.\d|,\d{3})"
 )
+# "a 10,000-iteration run", "3,000-patient cohorts": a count written as a modifier (a name
+# such as "5-HT" or "IL-6" never has a thousands separator).
+_COUNT_MODIFIER = re.compile(r"(?<![\w.,])(?P<num>\d{1,3}(?:,\d{3})+)[-‐](?P<noun>[A-Za-z]{3,})\b")
 # "a 10-to-1 reduction", "a 3:1 ratio": one value, the first number over the second.
 _RATIO = re.compile(rf"(?<![\w.:])(?P<a>{_NUM})(?:-to-|\s*:\s*)(?P<b>{_NUM})(?![\w:]|\.\d)")
 _PVALUE = re.compile(
@@ -210,6 +213,11 @@ def parse_quantities(text: str) -> list[Quantity]:
     for m in _WORD_FOLD.finditer(text):
         found.append(Quantity("value", _WORD_VALUES[m["word"].lower()], None, "fold", m.span(), 0))
         taken.append(m.span())
+    for m in _COUNT_MODIFIER.finditer(text):
+        if free(*m.span()):
+            unit = stem(m["noun"].lower())
+            found.append(Quantity("value", to_float(m["num"]), None, unit, m.span(), 0))
+            taken.append(m.span())
     for m in _VALUE.finditer(text):
         if not free(*m.span()) or _after_label_word(text, m.start()):
             continue
