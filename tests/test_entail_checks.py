@@ -642,16 +642,30 @@ def test_a_negated_condition_or_a_possibility_is_no_polarity_conflict() -> None:
     )
     assert check_negation(claim, extinct) == []
     # Stated as a finding, the same negation is a conflict.
-    asserted = "An equilibrium cannot be reached between new cells formed during growth and removal."
+    asserted = (
+        "An equilibrium cannot be reached between new cells formed during growth and removal."
+    )
     assert [f.effect for f in check_negation(claim, asserted)] == ["contradict"]
     potential = (
         "Any stress caused by the pen environment and study protocol had the potential to alter "
         "the basal endocrine profiles of the study animals over time."
     )
-    found_none = "There was no evidence that the pen environment altered the basal endocrine profiles."
+    found_none = (
+        "There was no evidence that the pen environment altered the basal endocrine profiles."
+    )
     assert check_negation(found_none, potential) == []
     altered = potential.replace("had the potential to alter", "altered")
     assert [f.effect for f in check_negation(found_none, altered)] == ["contradict"]
     without = "Without incoherence conditions, exact recovery of the low-rank matrix is impossible."
-    imposed = "Past work imposed incoherence conditions to obtain exact recovery of the low-rank matrix."
+    imposed = (
+        "Past work imposed incoherence conditions to obtain exact recovery of the low-rank matrix."
+    )
     assert check_negation(without, imposed) == []
+
+
+def test_a_footnote_marker_glued_in_front_of_a_name_does_not_hide_it() -> None:
+    ev = "2PDFs store text as character glyphs and their (x, y) positions on a page."
+    assert check_entities("Scientific PDFs store text as character glyphs.", ev) == []
+    plain = "Documents store text as character glyphs and 12 positions on a page."
+    found = check_entities("Scientific PDFs store text as character glyphs.", plain)
+    assert [f.claim_text for f in found] == ["PDFs"]

@@ -110,3 +110,30 @@ def test_a_claim_joined_from_two_places_of_a_paper_is_supported(small_corpus: Pa
 def test_an_error_in_one_part_is_not_supported(small_corpus: Path, old: str, new: str) -> None:
     status, _ = _status(small_corpus, VerifySettings(), CLAIM.replace(old, new) + REFERENCES)
     assert status != Status.supported
+
+
+def test_a_name_only_the_papers_title_gives_is_no_gap() -> None:
+    from sciverify.entail.decide import decide
+    from sciverify.records import EntailProbs
+    from sciverify.verify.parts import _named_in_title
+
+    claim = "The authors rate the potential for AI support as high for the first screen."
+    joined = "High potential for semi-automated support in the first screen."
+    d = decide(claim, [(joined, EntailProbs(0.9, 0.05, 0.05), 0.8)])
+    assert d.status == Status.partially_supported  # "AI" is not in the sentence
+    titled = Span(
+        joined,
+        "p1",
+        "c1",
+        "Artificial intelligence and the conduct of literature reviews",
+        3,
+        None,
+        "result",
+        True,
+        0.8,
+    )
+    assert _named_in_title(d, claim, titled)
+    other = Span(
+        joined, "p1", "c1", "Screening in systematic reviews", 3, None, "result", True, 0.8
+    )
+    assert not _named_in_title(d, claim, other)

@@ -389,6 +389,8 @@ def join_joint(
     # The joint span passed its coverage floor in `refine`: lexically, it entails.
     probs = span_probs(raw, joint.relevance, cfg, weight, lexical_entails=True)
     d = decide(check.claim.text, [(joint.text, probs, joint.relevance)], thresholds=th)
+    if d.status == Status.partially_supported and _named_in_title(d, check.claim.text, joint):
+        d = replace(d, status=Status.supported, reason=f"{d.reason}; the paper's title names it")
     if d.status == Status.supported:
         check.note = "the paper states the claim across the sentences shown"
     elif (
@@ -403,3 +405,15 @@ def join_joint(
     check.status, check.deciding, check.joined = d.status, joint, sentences
     check.finding = finding_of(check.decision, cfg)
     return True
+
+
+def _named_in_title(d: Decision, claim: str, joint: Span) -> bool:
+    """Every gap is a name the paper's title gives ("AI" in "Artificial intelligence and the
+    conduct of literature reviews"): the paper names its subject once, its sentences say "it"."""
+    from sciverify.entail.mentions import check_entities
+
+    gaps = [f for f in d.findings if f.effect == "partial"]
+    if not gaps or not joint.title or any(f.check != "entity" for f in gaps):
+        return False
+    missing = {g.claim_text for g in check_entities(claim, joint.title)}
+    return all(f.claim_text not in missing for f in gaps)
