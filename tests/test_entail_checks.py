@@ -669,3 +669,17 @@ def test_a_footnote_marker_glued_in_front_of_a_name_does_not_hide_it() -> None:
     plain = "Documents store text as character glyphs and 12 positions on a page."
     found = check_entities("Scientific PDFs store text as character glyphs.", plain)
     assert [f.claim_text for f in found] == ["PDFs"]
+
+
+def test_proved_as_turned_out_is_no_claim_of_proof() -> None:
+    ev = "Inverse PageRank performed slightly better than high PageRank in seed selection."
+    for claim in (
+        "Inverse PageRank had proved slightly better than high PageRank at seed selection.",
+        "Inverse PageRank proved useful for seed selection.",
+    ):
+        assert check_hedging(claim, ev) == [], claim
+    for claim in (
+        "This proves that inverse PageRank is better than high PageRank at seed selection.",
+        "The results proved conclusively that inverse PageRank is better at seed selection.",
+    ):
+        assert [f.effect for f in check_hedging(claim, ev)] == ["partial"], claim

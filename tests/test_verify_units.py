@@ -92,6 +92,23 @@ def test_lead_in_fragment_and_list_items_merge_into_one_paragraph() -> None:
     assert found.claims[0].citations[0].keys == ("huang2010",)
 
 
+def test_a_citation_covers_the_uncited_sentences_around_it_in_its_paragraph() -> None:
+    text = (
+        "Spam was rare in the top five TrustRank buckets. The precision of TrustRank reached "
+        "0.86 at this threshold (Gyongyi et al., 2004). Its recall on the sample was 0.55 "
+        "at the same threshold. Later work used another seed set for the web (Chen, 2010)."
+    )
+    claims = extract_claims(segment(text).paragraphs[0]).claims
+    own = [c.citations[0].keys if c.citations else () for c in claims]
+    context = [c.context_citations[0].keys if c.context_citations else () for c in claims]
+    assert own == [(), ("gyongyi:2004",), (), ("chen:2010",)]
+    # The opening sentence takes the citation that follows; a later one the one before it.
+    assert context == [("gyongyi:2004",), (), ("gyongyi:2004",), ()]
+    # A paragraph without a citation leaves its sentences uncited.
+    bare = extract_claims(segment(text.split(" (")[0] + ".").paragraphs[0]).claims
+    assert all(not c.citations and not c.context_citations for c in bare)
+
+
 def test_a_paragraph_next_to_a_table_reads_it() -> None:
     seg = segment(MARKDOWN)
     assert seg.paragraphs[2].reads_table and not seg.paragraphs[0].reads_table

@@ -170,9 +170,23 @@ def _adjectival(ws: list[lx.Word], i: int) -> bool:
         return before not in _AUX | _NOT and not before.endswith("ly")
     if w == "should":
         return after == "be" and i + 2 < len(ws) and ws[i + 2].lower in _DISCOURSE
+    after2 = ws[i + 2].lower if i + 2 < len(ws) else ""
+    if w in ("proved", "proves", "prove", "proven") and (
+        after in _COPULA_AFTER or after.endswith("ly") and after2 in _COPULA_AFTER
+    ):
+        # "had proved slightly better", "proved useful", "proved to be": turned out, not proof.
+        return True
     if w not in ("confirmed", "established"):
         return False
     return before not in _AUX and after != "that"
+
+
+_COPULA_AFTER = frozenset(lx.split_words(
+    """to useful difficult effective ineffective successful unsuccessful valuable helpful
+    better worse superior inferior more less most least too very quite fruitful popular
+    robust reliable unreliable challenging costly essential crucial insufficient"""
+    )
+)
 
 
 _NOT = frozenset(["not", "never", "neither", "nor"])
