@@ -174,7 +174,7 @@ def _adjectival(ws: list[lx.Word], i: int) -> bool:
     if w in ("proved", "proves", "prove", "proven") and (
         after in _COPULA_AFTER or after.endswith("ly") and after2 in _COPULA_AFTER
     ):
-        # "had proved slightly better", "proved useful", "proved to be": turned out, not proof.
+        # "had proved slightly better", "proved useful": turned out, not proof.
         return True
     if w not in ("confirmed", "established"):
         return False
@@ -182,7 +182,7 @@ def _adjectival(ws: list[lx.Word], i: int) -> bool:
 
 
 _COPULA_AFTER = frozenset(lx.split_words(
-    """to useful difficult effective ineffective successful unsuccessful valuable helpful
+    """useful difficult effective ineffective successful unsuccessful valuable helpful
     better worse superior inferior more less most least too very quite fruitful popular
     robust reliable unreliable challenging costly essential crucial insufficient"""
     )
