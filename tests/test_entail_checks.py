@@ -683,3 +683,21 @@ def test_proved_as_turned_out_is_no_claim_of_proof() -> None:
         "The results proved conclusively that inverse PageRank is better at seed selection.",
     ):
         assert [f.effect for f in check_hedging(claim, ev)] == ["partial"], claim
+
+
+def test_a_claim_that_holds_whatever_the_conditions_needs_a_source_that_says_so() -> None:
+    ev = (
+        "From Figure 5, it is clear that DegreeDistance seeds with dtd = 3 and SIDD cover "
+        "significantly more unique nodes in comparison with high-degree seeds."
+    )
+    claim = (
+        "DegreeDistance seeds with a threshold of 3 and SIDD cover significantly more unique "
+        "nodes than high-degree seeds, whatever the size of the network."
+    )
+    found = check_conditions(claim, ev)
+    assert [(f.effect, f.claim_text) for f in found] == [
+        ("partial", "whatever the size of the network")
+    ]
+    said = ev.replace("From Figure 5, it is clear that", "Regardless of network size,")
+    assert check_conditions(claim, said) == []
+    assert check_conditions(claim.split(", whatever")[0] + ".", ev) == []

@@ -335,8 +335,41 @@ def _mentions(keys: set[str], stems: set[str]) -> bool:
     return any(k in stems or (len(k) >= 5 and any(s[:5] == k[:5] for s in stems)) for k in keys)
 
 
+# "whatever the size of the network", "regardless of dose": the claim says the finding holds
+# beyond any condition, which only a source that says so itself supports.
+_WIDENED = re.compile(
+    r"\b(?:whatever (?:the|its|their) [\w-]+(?: of (?:the )?[\w-]+)?|"
+    r"(?:regardless|irrespective|independently) of (?:the )?[\w-]+|"
+    r"under (?:all|any) (?:conditions?|circumstances?))",
+    re.IGNORECASE,
+)
+_WIDE_WORDS = re.compile(
+    r"\b(?:whatever|regardless|irrespective|independent(?:ly)? of|always|"
+    r"(?:in|for|across|under) (?:all|any|every))\b",
+    re.IGNORECASE,
+)
+
+
+def _widened(claim: str, evidence: str) -> list[Finding]:
+    m = _WIDENED.search(claim)
+    if m is None or _WIDE_WORDS.search(evidence):
+        return []
+    return [
+        lx.finding(
+            "condition",
+            "partial",
+            f"the claim extends the finding {m.group()!r}; the evidence does not say so",
+            claim,
+            evidence,
+            m.span(),
+            None,
+        )
+    ]
+
+
 def check_conditions(claim: str, evidence: str) -> list[Finding]:
-    """Evidence conditions the claim drops (partial) or changes (contradict)."""
+    """Evidence conditions the claim drops (partial) or changes (contradict), and a claim
+    that says its finding holds whatever the conditions (partial)."""
     if lx.overlap(claim, evidence) < lx.RELATED_OVERLAP:
         return []
     c_conds = _conditions(claim)
@@ -351,7 +384,7 @@ def check_conditions(claim: str, evidence: str) -> list[Finding]:
         )
         > 1
     )
-    out: list[Finding] = []
+    out: list[Finding] = _widened(claim, evidence)
     for kind, span, keys in ev_conds:
         if not keys or _mentions(keys, c_stems):
             continue
