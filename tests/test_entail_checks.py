@@ -599,6 +599,11 @@ def test_a_count_written_as_a_modifier_keeps_its_thousands() -> None:
     assert [f.effect for f in other] == ["contradict"]
     # A name with a number in it is still no measurement.
     assert check_numbers("The 5-HT receptor was blocked.", ev) == []
+    # Thousands written with an apostrophe or a thin space (real PDF text) are the same count.
+    for sep in ("’", "\u2009"):
+        written = f"The spread was averaged over a 10{sep}000-iteration process."
+        assert [f.effect for f in check_numbers("A 10,000-iteration process.", written)] == ["ok"]
+    assert [q.value for q in parse_quantities("a 10’000 iteration run")] == [10000.0]
 
 
 # Real sentences of PDFs in the shared corpora, restated in other words.

@@ -15,7 +15,8 @@ from sciverify.entail.lexicon import STOPWORDS, direction, stem, words
 from sciverify.records import Finding
 
 # "3·1" is how some journals (The Lancet) print 3.1.
-_NUM = r"(?:\d{1,3}(?:,\d{3})+|\d+)(?:[.·]\d+)?|\.\d+"
+# Thousands separated by a comma, an apostrophe ("10’000") or a thin space ("10 000").
+_NUM = r"(?:\d{1,3}(?:,\d{3})+|\d{1,3}(?:[’'\u2009\u202f]\d{3})+(?!\d)|\d+)(?:[.·]\d+)?|\.\d+"
 # "1.2 × 10^5", "1.2x10-5", "3e-4", "10^6"
 _SCI = r"(?:\s*[×xX*]\s*10\s*(?:\^|\*\*)?\s*(?P<exp>[-−–]?\d+)|[eE](?P<exp2>[-+−]?\d+)(?![A-Za-z]))"
 _UNITS = (
@@ -85,7 +86,9 @@ _VALUE = re.compile(
 )
 # "a 10,000-iteration run", "3,000-patient cohorts": a count written as a modifier (a name
 # such as "5-HT" or "IL-6" never has a thousands separator).
-_COUNT_MODIFIER = re.compile(r"(?<![\w.,])(?P<num>\d{1,3}(?:,\d{3})+)[-‐](?P<noun>[A-Za-z]{3,})\b")
+_COUNT_MODIFIER = re.compile(
+    r"(?<![\w.,])(?P<num>\d{1,3}(?:[,’'\u2009\u202f]\d{3})+)[-‐](?P<noun>[A-Za-z]{3,})\b"
+)
 # "a 10-to-1 reduction", "a 3:1 ratio": one value, the first number over the second.
 _RATIO = re.compile(rf"(?<![\w.:])(?P<a>{_NUM})(?:-to-|\s*:\s*)(?P<b>{_NUM})(?![\w:]|\.\d)")
 _PVALUE = re.compile(
@@ -147,7 +150,9 @@ class Quantity:
 
 
 def to_float(raw: str, exp: str | None = None) -> float:
-    value = float(raw.replace(",", "").replace("·", ".").replace("−", "-").replace("–", "-"))
+    for sep in (",", "’", "'", "\u2009", "\u202f"):
+        raw = raw.replace(sep, "")
+    value = float(raw.replace("·", ".").replace("−", "-").replace("–", "-"))
     if exp:
         value *= 10.0 ** int(exp.replace("−", "-").replace("–", "-"))
     return value
