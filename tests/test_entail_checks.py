@@ -706,3 +706,10 @@ def test_a_claim_that_holds_whatever_the_conditions_needs_a_source_that_says_so(
     said = ev.replace("From Figure 5, it is clear that", "Regardless of network size,")
     assert check_conditions(claim, said) == []
     assert check_conditions(claim.split(", whatever")[0] + ".", ev) == []
+
+
+def test_a_negation_in_a_condition_still_matches_the_same_negation_stated_plainly() -> None:
+    claim = "The same happens above b_c when collaboration is absent altogether (p = 0)."
+    ev = "This is also the case for b ≥bc if collaboration is completely absent (p = 0)."
+    assert check_negation(claim, ev) == []
+    assert check_negation(ev, claim) == []

@@ -48,15 +48,18 @@ _NOT_NEGATIONS = re.compile(
 _CONTRAST = re.compile(r"\b(?:rather than|instead of|as opposed to)\b", re.IGNORECASE)
 
 
-def _scopes(text: str) -> list[tuple[tuple[int, int], set[str], list[lx.Word]]]:
-    """Each negation cue: the span from cue to scope end, its scope's content stems and words."""
+def _scopes(
+    text: str, *, conditions: bool = False
+) -> list[tuple[tuple[int, int], set[str], list[lx.Word]]]:
+    """Each negation cue: the span from cue to scope end, its scope's content stems and words
+    (with `conditions`, also the cues that state a condition rather than a finding)."""
     ws = lx.words(text)
     skip = [m.span() for m in _NOT_NEGATIONS.finditer(text)]
     out = []
     for i, w in enumerate(ws):
         if any(a <= w.start < b for a, b in skip) or _nominal(text, ws, i):
             continue
-        if _conditional(text, ws, i):
+        if not conditions and _conditional(text, ws, i):
             continue
         if lx.is_negation(w):
             scope = lx.run(text, ws, i, +1)
@@ -130,7 +133,11 @@ def check_negation(claim: str, evidence: str) -> list[Finding]:
     if lx.overlap(claim, evidence) < lx.RELATED_OVERLAP:
         return []
     c_neg, e_neg = _scopes(claim), _scopes(evidence)
-    if bool(c_neg) == bool(e_neg):
+    # A negation in a condition ("if collaboration is absent") still matches one stated as a
+    # finding on the other side ("when collaboration is absent"); it only asserts nothing.
+    c_any = bool(c_neg) or bool(_scopes(claim, conditions=True))
+    e_any = bool(e_neg) or bool(_scopes(evidence, conditions=True))
+    if c_any == e_any:
         return []
     if e_neg and _CONTRAST.search(claim):
         return []  # "a particle rather than a scalar field" negates too, in other words
