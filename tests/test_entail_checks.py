@@ -713,3 +713,119 @@ def test_a_negation_in_a_condition_still_matches_the_same_negation_stated_plainl
     ev = "This is also the case for b ≥bc if collaboration is completely absent (p = 0)."
     assert check_negation(claim, ev) == []
     assert check_negation(ev, claim) == []
+
+
+# Sentences of real PDFs of the shared corpora (MapReduce, Bigtable, TraceMonkey, ReVerb and
+# a recruitment trial), restated the way a summary would.
+RESTATED_FAITHFULLY = [
+    (
+        (
+            "The master pings every worker periodically and marks a worker as failed if no "
+            "response arrives within a certain amount of time."
+        ),
+        (
+            "The master pings every worker periodically. If no response is received from a worker "
+            "in a certain amount of time, the master marks the worker as failed."
+        ),
+    ),
+    (
+        "The root tablet is never split, which keeps the hierarchy to three levels.",
+        (
+            "The root tablet is just the first tablet in the METADATA table, but is treated "
+            "specially—it is never split—to ensure that the tablet location hierarchy has no more "
+            "than three levels."
+        ),
+    ),
+    (
+        (
+            "Recruiting 100 participants through primary care by letter alone would require 1,961 "
+            "invitations and 1,800 minutes (30 hours) of researcher time."
+        ),
+        (
+            "To recruit 100 participants (with a 5.1% conversion rate) through primary care (via "
+            "letter invitation only, without follow-up) would require 1,961 invitations to be sent "
+            "and would require 1,800 minutes (30 hours) of researcher time."
+        ),
+    ),
+    (
+        (
+            "The guard on the preemption flag inserted at every loop edge increased runtime by less "
+            "than 1% on most benchmarks."
+        ),
+        (
+            "The VM inserts a guard on the preemption flag at every loop edge. We measured less "
+            "than a 1% increase in runtime on most benchmarks for this extra guard."
+        ),
+    ),
+    (
+        (
+            "The confidence function was trained by hand-labelling the extractions from 1,000 "
+            "sentences drawn from the Web and Wikipedia."
+        ),
+        (
+            "We trained the confidence function by manually labeling the extractions from a set of "
+            "1, 000 sentences from the Web and Wikipedia as correct or incorrect."
+        ),
+    ),
+    (
+        (
+            "Some programs trace very well and speed up over the interpreter, yet remain slower "
+            "than SFX or V8."
+        ),
+        (
+            "Some programs trace very well, and speed up compared to the interpreter, but are not "
+            "as fast as SFX and/or V8."
+        ),
+    ),
+]
+
+
+@pytest.mark.parametrize(("claim", "evidence"), RESTATED_FAITHFULLY)
+def test_faithful_restatements_of_pdf_sentences_raise_no_conflict(
+    claim: str, evidence: str
+) -> None:
+    assert not [f for f in run_checks(claim, evidence) if f.effect == "contradict"]
+
+
+def test_the_same_sentences_with_the_error_planted_still_conflict() -> None:
+    planted = [
+        (RESTATED_FAITHFULLY[1][0].replace("is never split", "is split"), "negation"),
+        (RESTATED_FAITHFULLY[3][0].replace("increased", "decreased"), "number"),
+        (RESTATED_FAITHFULLY[4][0].replace("1,000", "2,000"), "number"),
+        (RESTATED_FAITHFULLY[5][0].replace("remain slower than", "are as fast as"), "negation"),
+    ]
+    for (claim, check), (_, evidence) in zip(
+        planted, [RESTATED_FAITHFULLY[i] for i in (1, 3, 4, 5)], strict=True
+    ):
+        found = {f.check for f in run_checks(claim, evidence) if f.effect == "contradict"}
+        assert check in found, claim
+
+
+@pytest.mark.parametrize(
+    ("evidence", "negated"),
+    [
+        (
+            "Among new users of ADHD medications, the adjusted RR was 0.77 (95% CI, 0.63-0.94).",
+            (
+                "Among new users of ADHD medications, the adjusted RR was not 0.77 (95% CI, "
+                "0.63-0.94)."
+            ),
+        ),
+        (
+            (
+                "Cases were more likely to be men and to have had academic difficulties during "
+                "their medical course."
+            ),
+            (
+                "Cases were not more likely to be men and to have had academic difficulties during "
+                "their medical course."
+            ),
+        ),
+    ],
+)
+def test_an_opening_bracket_or_not_more_likely_does_not_hide_a_negation(
+    evidence: str, negated: str
+) -> None:
+    assert "negation" in {
+        f.check for f in run_checks(negated, evidence) if f.effect == "contradict"
+    }

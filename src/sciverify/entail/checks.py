@@ -103,6 +103,8 @@ def _conditional(text: str, ws: list[lx.Word], i: int) -> bool:
     return ws[i].lower == "without" and bool(_CLAUSE_START.search(before))
 
 
+_NOT_AS = re.compile(r"(?:not|n't)\s+(?:as|so)\s+[\w-]+\s+as\b", re.IGNORECASE)
+_THAN = re.compile(r"\b(?:[a-z]+er|less|more|worse|better)\s+than\b", re.IGNORECASE)
 _POSSIBLE = re.compile(
     r"\b(?:may|might|could|would|possibly|perhaps|potential(?:ly)?(?: to)?)\b", re.IGNORECASE
 )
@@ -147,6 +149,8 @@ def check_negation(claim: str, evidence: str) -> list[Finding]:
             return []
         e_span, c_span = hit
         negated = evidence[e_span[0] : e_span[1]]
+        if _NOT_AS.match(negated) and _THAN.search(claim):
+            return []  # "not as fast as V8" is "slower than V8": the comparative check's call
         message = f"the evidence negates what the claim asserts: {negated!r}"
     else:
         hit = _negated_shared(c_neg, evidence)
@@ -155,6 +159,8 @@ def check_negation(claim: str, evidence: str) -> list[Finding]:
         c_span, e_span = hit
         if _POSSIBLE.search(evidence[max(0, e_span[0] - 40) : e_span[1]]):
             return []  # "had the potential to alter" is no finding that it altered
+        if _NOT_AS.match(claim[c_span[0] : c_span[1]]) and _THAN.search(evidence):
+            return []
         message = f"the claim negates {claim[c_span[0] : c_span[1]]!r}, the evidence asserts it"
     return [lx.finding("negation", "contradict", message, claim, evidence, c_span, e_span)]
 
@@ -459,10 +465,10 @@ def check_restatement(claim: str, evidence: str) -> list[Finding]:
         return [swapped]
     # A negation added or dropped in front of a shared word ("was met" / "was not met") is,
     # on a near-verbatim claim, a clear contradiction.
-    claim_neg, ev_neg = _negated(ws), _negated(ev)
+    claim_neg, ev_neg = _negated(ws, claim), _negated(ev, evidence)
     # The same negation a few words further off ("without any human input" / "without
     # requiring any human input") is not a flip: a flip must hold at the wider reach too.
-    claim_far, ev_far = _negated(ws, reach=4), _negated(ev, reach=4)
+    claim_far, ev_far = _negated(ws, claim, reach=4), _negated(ev, evidence, reach=4)
     # As many negations on both sides, one of them on the same word ("was not significant
     # (p = 0.06)" / "was not significantly different ... (p = 0.06)"): the "not" reaches
     # other words in the reworded sentence, it has not been added or dropped.
@@ -551,21 +557,41 @@ def _swapped_number(claim: str, evidence: str) -> Finding | None:
     return None
 
 
-def _negated(ws: list[lx.Word], *, reach: int = 2) -> dict[str, bool]:
+# Cues that bound or list rather than negate; unlike `_NOT_NEGATIONS`, "not necessarily"
+# and "not always" stay negations here, where only a flip of the same words is looked for.
+_BOUNDS = re.compile(
+    r"\b(?:no|not)\s+(?:more|less|later|earlier|fewer|greater)\s+than\b|\bwhether or not\b|"
+    r"\bor without\b|\bor not\b",
+    re.IGNORECASE,
+)
+_SCOPE_BREAK = re.compile(r"[,;:)\]]|\b(?:if|when|whenever|because|since|unless|while|whereas|which|that)\b")
+
+
+def _negated(ws: list[lx.Word], text: str, *, reach: int = 2) -> dict[str, bool]:
     """Stem -> whether the word stands under an odd number of negations (any occurrence).
 
     A negation covers the next `reach` content words within `reach + 3` words, so "was not
-    46.8% in the WBRT group" negates "WBRT" and "group", and "not no proven" cancels out.
+    46.8% in the WBRT group" negates "WBRT" and "group", and "not no proven" cancels out. It
+    stops at a clause or a closing bracket: "marks it as failed if no response arrives" negates
+    "response" once; "(via letter only, without follow-up) would require" leaves "require".
+    A cue that is a bound, not a negation ("no more than three levels"), covers nothing.
     """
+    skip = [m.span() for m in _BOUNDS.finditer(text)]
+    cues = [
+        j
+        for j, w in enumerate(ws)
+        if lx.is_negation(w) and not any(a <= w.start < b for a, b in skip)
+    ]
     out: dict[str, bool] = {}
     for i, w in enumerate(ws):
         if lx.is_negation(w) or not lx.is_content(w):
             continue
         covering = 0
-        for j in range(max(0, i - reach - 3), i):
-            if lx.is_negation(ws[j]):
-                between = [v for v in ws[j + 1 : i] if lx.is_content(v) and not lx.is_negation(v)]
-                covering += len(between) < reach
+        for j in cues:
+            if not i - reach - 3 <= j < i or _SCOPE_BREAK.search(text, ws[j].end, w.start):
+                continue
+            between = [v for v in ws[j + 1 : i] if lx.is_content(v) and not lx.is_negation(v)]
+            covering += len(between) < reach
         out[w.stem] = out.get(w.stem, False) or covering % 2 == 1
     return out
 

@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass, field
 
 from sciverify.entail import lexicon as lx
-from sciverify.entail.lexicon import STOPWORDS, direction, stem, words
+from sciverify.entail.lexicon import STOPWORDS, Word, direction, stem, words
 from sciverify.records import Finding
 
 # "3·1" is how some journals (The Lancet) print 3.1.
@@ -254,7 +254,7 @@ def _with_surroundings(text: str, q: Quantity) -> Quantity:
     # Stop at a clause break so "X rose 5%, while Y fell 7%" keeps X and Y apart.
     before = words(_clause_tail(text[max(0, q.span[0] - 60) : q.span[0]]))
     after = words(_clause_head(text[q.span[1] : q.span[1] + 40]))
-    near = before[-3:] + after[:2]
+    near = _without_bound(before)[-3:] + after[:2]
     dirn = next((direction(w.lower) for w in reversed(near) if direction(w.lower)), 0)
     ctx = {
         w.stem
@@ -274,6 +274,22 @@ def _with_surroundings(text: str, q: Quantity) -> Quantity:
         frozenset(ctx),
         q.level,
     )
+
+
+_BOUND_WORDS = frozenset(["less", "more", "fewer", "greater", "lower", "higher"])
+
+
+def _without_bound(before: list[Word]) -> list[Word]:
+    """The words before a number less a bound on it: "less than (a) 1% increase" is a small
+    increase, not a fall; "more than 200 patients" says nothing of a rise."""
+    k = 1 if before and before[-1].lower in ("a", "an") else 0
+    if (
+        len(before) >= k + 2
+        and before[-1 - k].lower == "than"
+        and before[-2 - k].lower in _BOUND_WORDS
+    ):
+        return before[: -2 - k]
+    return before
 
 
 def _clause_tail(s: str) -> str:
@@ -313,6 +329,7 @@ _PHYSICAL_UNITS = frozenset(
 
 def check_numbers(claim: str, evidence: str) -> list[Finding]:
     """Numbers, units, percentages, p-values, CIs and sample sizes of the claim vs the evidence."""
+    evidence = _closed_thousands(claim, evidence)
     ev = parse_quantities(evidence)
     claimed = parse_quantities(claim)
     out: list[Finding] = []
@@ -331,6 +348,20 @@ def check_numbers(claim: str, evidence: str) -> list[Finding]:
                 values = counted + values
             out.append(_check_value(q, values, claimed, claim, evidence))
     return out
+
+
+def _closed_thousands(claim: str, evidence: str) -> str:
+    """The evidence with "1, 000" written "1,000 ": a PDF's text layer often puts a space
+    after a thousands comma. Only the claim's own numbers and round thousands are closed up
+    (a list such as "12, 345 patients" stays two numbers), and the text keeps its length so
+    that spans still point into the original."""
+    for number in set(re.findall(r"\b\d{1,3}(?:,\d{3})+\b", claim)):
+        spaced = r"\b" + r",\s".join(re.escape(g) for g in number.split(",")) + r"\b"
+        evidence = re.sub(spaced, lambda m: m.group().replace(" ", "") + " ", evidence)
+    # "100, 000 sentences": a group of three zeros after a comma is a thousands group anyway.
+    return re.sub(
+        r"\b\d{1,3}(?:,\s000)+\b", lambda m: m.group().replace(" ", "") + " ", evidence
+    )
 
 
 def _same_values(a: Quantity, b: Quantity) -> bool:
