@@ -829,3 +829,15 @@ def test_an_opening_bracket_or_not_more_likely_does_not_hide_a_negation(
     assert "negation" in {
         f.check for f in run_checks(negated, evidence) if f.effect == "contradict"
     }
+
+
+def test_pdf_number_glitches_read_as_the_claim_means_them() -> None:
+    # BMJ-style PDF text where the en dash of "2–76" comes out as "e".
+    ev = "Our meta-analysis involved 450 participants, ranging in age from 2e76 years old."
+    found = check_numbers("The trials involved 450 participants aged from 2 to 76 years.", ev)
+    assert {f.effect for f in found} == {"ok"}
+    other = check_numbers("The trials involved 450 participants aged from 3 to 76 years.", ev)
+    assert "ok" not in {f.effect for f in other if f.claim_text == "3"}
+    # A unit glued to its number is still named.
+    ram = "We ran each extractor on a Pentium 4 machine with 4GB of RAM."
+    assert check_entities("The extractors ran on a machine with 4 GB of RAM.", ram) == []

@@ -156,10 +156,13 @@ def _identifier_present(
         re.fullmatch(rf"{re.escape(key)}\d{{1,3}}", f) for f in ev_forms
     ):
         return True
-    # A footnote marker glued on in front: "2PDFs store text" for PDFs.
-    if len(singular) >= 3 and singular[0].isalpha() and any(
+    # A footnote marker glued on in front ("2PDFs store text" for PDFs), or a number glued to
+    # its unit ("4GB of RAM" for GB).
+    if singular[0].isalpha() and any(
         re.fullmatch(rf"\d{{1,2}}{re.escape(form)}", f) for form in (key, singular) for f in ev_forms
     ):
+        return True
+    if said.isupper() and re.search(rf"\d(?:\.\d+)?{re.escape(said)}\b", evidence):
         return True
     # A general acronym the evidence names in a specific form: RNA in "mRNAs", "mtRNA";
     # DNA in "cDNA". (Not the other way round: cAMP is not AMP.)

@@ -351,13 +351,16 @@ def check_numbers(claim: str, evidence: str) -> list[Finding]:
 
 
 def _closed_thousands(claim: str, evidence: str) -> str:
-    """The evidence with "1, 000" written "1,000 ": a PDF's text layer often puts a space
-    after a thousands comma. Only the claim's own numbers and round thousands are closed up
-    (a list such as "12, 345 patients" stays two numbers), and the text keeps its length so
-    that spans still point into the original."""
+    """The evidence with the number glitches of PDF text layers mended where the claim shows
+    what was meant: "1, 000" (a space after a thousands comma) for the claim's 1,000 and for
+    round thousands (a list such as "12, 345 patients" stays two numbers), "2e76" for the
+    claim's range 2 to 76. The text keeps its length, so spans still point into the original."""
     for number in set(re.findall(r"\b\d{1,3}(?:,\d{3})+\b", claim)):
         spaced = r"\b" + r",\s".join(re.escape(g) for g in number.split(",")) + r"\b"
         evidence = re.sub(spaced, lambda m: m.group().replace(" ", "") + " ", evidence)
+    # "ranging in age from 2e76 years": a PDF font that maps the en dash of "2–76" to "e".
+    for lo, hi in re.findall(r"\b(\d+)\s*(?:-|–|—|to)\s*(\d+)\b", claim):
+        evidence = re.sub(rf"\b{lo}e{hi}\b", f"{lo}–{hi}", evidence)
     # "100, 000 sentences": a group of three zeros after a comma is a thousands group anyway.
     return re.sub(
         r"\b\d{1,3}(?:,\s000)+\b", lambda m: m.group().replace(" ", "") + " ", evidence
