@@ -163,6 +163,7 @@ def predict_logits(
 
     order = sorted(range(len(pairs)), key=lambda i: len(pairs[i][0]) + len(pairs[i][1]))
     out = torch.zeros((len(pairs), len(LABELS)), dtype=torch.float32)
+    device = next(model.parameters()).device
     model.eval()
     with torch.inference_mode():
         for start in range(0, len(order), batch_size):
@@ -170,7 +171,7 @@ def predict_logits(
             enc = encode_pairs(
                 tokenizer, [pairs[i][0] for i in idx], [pairs[i][1] for i in idx], max_length
             )
-            out[idx] = model(**enc).logits.float()
+            out[idx] = model(**enc.to(device)).logits.float().cpu()
     return out
 
 

@@ -150,6 +150,135 @@ def _counts(pairs: list[NLIPair]) -> dict[str, dict[str, int]]:
     return dict(sorted(out.items()))
 
 
+def pick_device(name: str = "auto") -> Any:
+    """`auto` is the GPU when torch sees one, else the CPU; `cpu` and `cuda[:N]` are taken as is."""
+    import torch
+
+    if name == "auto":
+        name = "cuda" if torch.cuda.is_available() else "cpu"
+    return torch.device(name)
+
+
+def fit(
+    model: Any,
+    tokenizer: Any,
+    mixture: list[NLIPair],
+    *,
+    weights: list[float],
+    seed: int,
+    epochs: int,
+    deadline: float,
+    max_length: int,
+    batch_size: int,
+    lr: float,
+    warmup_fraction: float = 0.06,
+    freeze_embeddings: bool = False,
+    label_smoothing: float = 0.0,
+    device: str = "auto",
+    say: Log | None = None,
+) -> dict[str, Any]:
+    """Fine-tune `model` in place on `mixture` (linear warm-up and decay, AdamW, length-bucketed
+    batches) until the planned epochs or the monotonic `deadline`, whichever comes first."""
+    import torch
+
+    say = say or (lambda _msg: None)
+    dev = pick_device(device)
+    model.to(dev)
+    if freeze_embeddings:
+        # The word-piece embeddings are half of MiniLM's weights; freezing them makes each step
+        # cheaper on a CPU and protects the pretrained vocabulary from a small data set.
+        for param in model.base_model.embeddings.parameters():
+            param.requires_grad_(False)
+    enc = tokenize_pairs(
+        tokenizer, [p.hypothesis for p in mixture], [p.premise for p in mixture], max_length
+    )
+    ids, types = enc["input_ids"], enc["token_type_ids"]
+    labels = [LABEL2ID[str(p.label)] for p in mixture]
+    lengths = [len(x) for x in ids]
+    say(f"mean tokens/pair {sum(lengths) / len(lengths):.1f}, max_length {max_length}, device {dev}")
+
+    rng = random.Random(seed)
+    epoch_batches = [_batches(lengths, batch_size, rng) for _ in range(epochs)]
+    planned = sum(len(b) for b in epoch_batches)
+    trainable = [p for p in model.parameters() if p.requires_grad]
+    optim = torch.optim.AdamW(trainable, lr=lr, weight_decay=0.01)
+    loss_fn = torch.nn.CrossEntropyLoss(
+        weight=torch.tensor(weights, device=dev), label_smoothing=label_smoothing
+    )
+    t_train = time.monotonic()
+
+    def progress(step: int, now: float) -> float:
+        # Whichever runs out first, the planned steps or the time budget, sets the schedule, so
+        # the learning rate decays to zero by the end however fast the machine turns out.
+        return max(step / planned, (now - t_train) / max(1.0, deadline - t_train))
+
+    def lr_at(p: float) -> float:
+        if p < warmup_fraction:
+            return lr * max(p, 1e-3) / warmup_fraction
+        return lr * max(0.0, (1.0 - p) / (1.0 - warmup_fraction))
+
+    model.train()
+    step, seen, stopped_early = 0, 0, False
+    running = 0.0
+    for epoch, batches in enumerate(epoch_batches):
+        for b in batches:
+            p = progress(step, time.monotonic())
+            if p >= 1.0:
+                stopped_early = step < planned
+                break
+            width = max(lengths[i] for i in b)
+            input_ids = torch.zeros((len(b), width), dtype=torch.long)
+            token_type = torch.zeros_like(input_ids)
+            mask = torch.zeros_like(input_ids)
+            for r, i in enumerate(b):
+                input_ids[r, : lengths[i]] = torch.tensor(ids[i])
+                token_type[r, : lengths[i]] = torch.tensor(types[i])
+                mask[r, : lengths[i]] = 1
+            for group in optim.param_groups:
+                group["lr"] = lr_at(p)
+            out = model(
+                input_ids=input_ids.to(dev),
+                attention_mask=mask.to(dev),
+                token_type_ids=token_type.to(dev),
+            )
+            loss = loss_fn(out.logits, torch.tensor([labels[i] for i in b], device=dev))
+            optim.zero_grad(set_to_none=True)
+            loss.backward()
+            torch.nn.utils.clip_grad_norm_(trainable, 1.0)
+            optim.step()
+            step += 1
+            seen += len(b)
+            running = (
+                0.98 * running + 0.02 * float(loss.detach()) if step > 1 else float(loss.detach())
+            )
+            elapsed = time.monotonic() - t_train
+            if step % 25 == 0 or step == 1:
+                rate = seen / elapsed
+                done = progress(step, time.monotonic())
+                eta = elapsed * (1.0 - done) / max(done, 1e-9)
+                say(
+                    f"epoch {epoch + 1} step {step}/{planned} progress {done:.1%} loss {running:.4f} "
+                    f"lr {lr_at(done):.2e} "
+                    f"{rate:.1f} pairs/s elapsed {elapsed / 60:.1f} min eta {eta / 60:.1f} min"
+                )
+        say(f"epoch {epoch + 1} done at step {step}")
+        if progress(step, time.monotonic()) >= 1.0:
+            break
+    train_minutes = (time.monotonic() - t_train) / 60
+    say(
+        f"training finished: {step} steps, {seen} pairs, {train_minutes:.1f} min, stopped_early={stopped_early}"
+    )
+    model.eval()
+    return {
+        "steps": step,
+        "steps_planned": planned,
+        "pairs_seen": seen,
+        "train_minutes": round(train_minutes, 2),
+        "stopped_at_time_budget": stopped_early,
+        "device": str(dev),
+    }
+
+
 def train_nli(
     corpora_root: Path,
     out_dir: Path,
@@ -170,6 +299,7 @@ def train_nli(
     freeze_embeddings: bool = False,
     threads: int = 2,
     label_smoothing: float = 0.0,
+    device: str = "auto",
 ) -> dict[str, Any]:
     """Train, evaluate on the held-out split of every source, save into `out_dir`; returns metrics."""
     import numpy as np
@@ -201,85 +331,25 @@ def train_nli(
 
     # Continuing from an earlier run's fp32 copy (`init_from`) keeps what it learned.
     model, tokenizer = load_base_classifier(init_from)
-    if freeze_embeddings:
-        # The word-piece embeddings are half of MiniLM's weights; freezing them makes each step
-        # cheaper on a CPU and protects the pretrained vocabulary from a small data set.
-        for param in model.base_model.embeddings.parameters():
-            param.requires_grad_(False)
-    enc = tokenize_pairs(
-        tokenizer, [p.hypothesis for p in mixture], [p.premise for p in mixture], max_length
+    stats = fit(
+        model,
+        tokenizer,
+        mixture,
+        weights=weights,
+        seed=seed,
+        epochs=epochs,
+        deadline=deadline,
+        max_length=max_length,
+        batch_size=batch_size,
+        lr=lr,
+        warmup_fraction=warmup_fraction,
+        freeze_embeddings=freeze_embeddings,
+        label_smoothing=label_smoothing,
+        device=device,
+        say=say,
     )
-    ids, types = enc["input_ids"], enc["token_type_ids"]
-    labels = [LABEL2ID[str(p.label)] for p in mixture]
-    lengths = [len(x) for x in ids]
-    say(f"mean tokens/pair {sum(lengths) / len(lengths):.1f}, max_length {max_length}")
-
-    rng = random.Random(seed)
-    epoch_batches = [_batches(lengths, batch_size, rng) for _ in range(epochs)]
-    planned = sum(len(b) for b in epoch_batches)
-    trainable = [p for p in model.parameters() if p.requires_grad]
-    optim = torch.optim.AdamW(trainable, lr=lr, weight_decay=0.01)
-    loss_fn = torch.nn.CrossEntropyLoss(
-        weight=torch.tensor(weights), label_smoothing=label_smoothing
-    )
-
-    def progress(step: int, now: float) -> float:
-        # Whichever runs out first, the planned steps or the time budget, sets the schedule, so
-        # the learning rate decays to zero by the end however fast the shared CPU turns out.
-        return max(step / planned, (now - t_train) / max(1.0, deadline - t_train))
-
-    def lr_at(p: float) -> float:
-        if p < warmup_fraction:
-            return lr * max(p, 1e-3) / warmup_fraction
-        return lr * max(0.0, (1.0 - p) / (1.0 - warmup_fraction))
-
-    model.train()
-    step, seen, stopped_early, t_train = 0, 0, False, time.monotonic()
-    running = 0.0
-    for epoch, batches in enumerate(epoch_batches):
-        for b in batches:
-            p = progress(step, time.monotonic())
-            if p >= 1.0:
-                stopped_early = step < planned
-                break
-            width = max(lengths[i] for i in b)
-            input_ids = torch.zeros((len(b), width), dtype=torch.long)
-            token_type = torch.zeros_like(input_ids)
-            mask = torch.zeros_like(input_ids)
-            for r, i in enumerate(b):
-                input_ids[r, : lengths[i]] = torch.tensor(ids[i])
-                token_type[r, : lengths[i]] = torch.tensor(types[i])
-                mask[r, : lengths[i]] = 1
-            for group in optim.param_groups:
-                group["lr"] = lr_at(p)
-            out = model(input_ids=input_ids, attention_mask=mask, token_type_ids=token_type)
-            loss = loss_fn(out.logits, torch.tensor([labels[i] for i in b]))
-            optim.zero_grad(set_to_none=True)
-            loss.backward()
-            torch.nn.utils.clip_grad_norm_(trainable, 1.0)
-            optim.step()
-            step += 1
-            seen += len(b)
-            running = (
-                0.98 * running + 0.02 * float(loss.detach()) if step > 1 else float(loss.detach())
-            )
-            elapsed = time.monotonic() - t_train
-            if step % 25 == 0 or step == 1:
-                rate = seen / elapsed
-                done = progress(step, time.monotonic())
-                eta = elapsed * (1.0 - done) / max(done, 1e-9)
-                say(
-                    f"epoch {epoch + 1} step {step}/{planned} progress {done:.1%} loss {running:.4f} "
-                    f"lr {lr_at(done):.2e} "
-                    f"{rate:.1f} pairs/s elapsed {elapsed / 60:.1f} min eta {eta / 60:.1f} min"
-                )
-        say(f"epoch {epoch + 1} done at step {step}")
-        if progress(step, time.monotonic()) >= 1.0:
-            break
-    train_minutes = (time.monotonic() - t_train) / 60
-    say(
-        f"training finished: {step} steps, {seen} pairs, {train_minutes:.1f} min, stopped_early={stopped_early}"
-    )
+    step, seen, planned = stats["steps"], stats["pairs_seen"], stats["steps_planned"]
+    stopped_early, train_minutes = stats["stopped_at_time_budget"], stats["train_minutes"]
 
     if keep_trained is not None:
         # A plain fp32 copy first, so a failure while evaluating or saving loses no training.
@@ -287,6 +357,7 @@ def train_nli(
         tokenizer.save_pretrained(str(keep_trained))
     model.eval()
     metrics = evaluate(model, tokenizer, heldout)
+    model.to("cpu")
     say(
         "held-out: "
         + ", ".join(
@@ -319,6 +390,7 @@ def train_nli(
             "label_smoothing": label_smoothing,
             "heldout_fraction": HELDOUT_FRACTION,
             "torch_threads": torch.get_num_threads(),
+            "device": stats["device"],
             "command": command,
         },
     }
@@ -383,6 +455,8 @@ def main(argv: list[str] | None = None) -> int:
                     "(default: the MIX table in this module)")
     ap.add_argument("--label-smoothing", type=float, default=0.0,
                     help="cross-entropy label smoothing (0 = none)")
+    ap.add_argument("--device", default="auto",
+                    help="auto (the GPU when torch sees one), cpu or cuda[:N]")
     args = ap.parse_args(argv)
 
     def log(msg: str) -> None:
@@ -407,6 +481,7 @@ def main(argv: list[str] | None = None) -> int:
         threads=args.threads,
         mix=args.mix,
         label_smoothing=args.label_smoothing,
+        device=args.device,
     )
     return 0
 
