@@ -841,3 +841,95 @@ def test_pdf_number_glitches_read_as_the_claim_means_them() -> None:
     # A unit glued to its number is still named.
     ram = "We ran each extractor on a Pentium 4 machine with 4GB of RAM."
     assert check_entities("The extractors ran on a machine with 4 GB of RAM.", ram) == []
+
+
+def test_multiples_and_storage_sizes_are_numbers_with_units() -> None:
+    # Sentences of the TraceMonkey and MapReduce papers.
+    assert [
+        (q.value, q.unit) for q in parse_quantities("speedups of up to 1.25x on benchmarks")
+    ] == [(1.25, "fold")]
+    assert [(q.value, q.unit) for q in parse_quantities("2.3 × faster than V8")] == [(2.3, "fold")]
+    assert [(q.value, q.unit) for q in parse_quantities("reading 3,288 TB of input")] == [
+        (3288.0, "TB")
+    ]
+    ev = (
+        "In a closely related project (13) background recompilation yielded speedups of up to "
+        "1.25x on benchmarks with many branch traces."
+    )
+    claim = (
+        "In a closely related project background recompilation yielded speedups of up to 1.25x, "
+        "and of 1.11x on average, on benchmarks with many branch traces."
+    )
+    effects = {f.claim_text: f.effect for f in check_numbers(claim, ev)}
+    # 1.25x is stated; the invented average is unreported, not a rival of the 1.25x the claim
+    # itself restates.
+    assert effects == {"1.25x": "ok", "1.11x": "partial"}
+    moved = claim.replace("up to 1.25x, and of 1.11x on average", "up to 1.5x")
+    assert {f.effect for f in check_numbers(moved, ev)} == {"contradict"}
+
+
+def test_a_suspected_cause_is_not_a_demonstrated_one() -> None:
+    ev = (
+        "The reason is not clear, but all of these programs have nested loops with small bodies, "
+        "so we suspect that the implementation has a relatively high cost for calling nested "
+        "traces."
+    )
+    claim = (
+        "The authors demonstrate that this gap is caused by the high cost of calling nested "
+        "traces, since all of these programs have nested loops with small bodies."
+    )
+    assert [f.effect for f in check_hedging(claim, ev)] == ["partial"]
+    # "suspected cases" names a group; it hedges nothing.
+    assert (
+        check_hedging(
+            "Cases were isolated within 24 hours.",
+            "All suspected cases were isolated within 24 hours.",
+        )
+        == []
+    )
+
+
+def test_a_cause_the_source_calls_probable_is_not_established() -> None:
+    # Postgrad Med J 2009, p. 6, with the reference number the PDF glues to the last word.
+    ev = (
+        "Bismuth based triple therapy achieved a much better response in regard to iron intake "
+        "than PPI based triple therapy, probably by inhibiting intragastric proteolysis.35"
+    )
+    cause = (
+        "The authors establish that the advantage of bismuth-based over PPI-based triple therapy "
+        "arises from the inhibition of intragastric proteolysis."
+    )
+    assert [(f.claim_text, f.evidence_text) for f in check_hedging(cause, ev)] == [
+        ("establish", "probably")
+    ]
+    # The finding itself is stated plainly; only its explanation is hedged.
+    finding = (
+        "Bismuth-based triple therapy achieved a much better response in iron intake than "
+        "PPI-based triple therapy."
+    )
+    assert check_hedging(finding, ev) == []
+
+
+def test_hyphenated_compounds_and_possessives_share_their_words() -> None:
+    from sciverify.entail import lexicon as lx
+
+    assert lx.overlap("bismuth-based triple therapy", "Bismuth based triple therapy") == 1.0
+    assert lx.overlap("the mother and pup bond", "the mother-pup bond") == 1.0
+    assert lx.stem("oxytocin’s") == lx.stem("oxytocin")
+    assert [w.text for w in lx.words("of intragastric proteolysis.35")][-1] == "proteolysis"
+
+
+def test_established_in_the_sense_of_formed_is_no_claim_of_proof() -> None:
+    # A SciFact abstract sentence: macrophage populations "are established prior to birth".
+    ev = (
+        "We have demonstrated that major tissue-resident macrophage populations are established "
+        "prior to birth and maintain themselves subsequently during adulthood."
+    )
+    restated = (
+        "We showed that major tissue-resident macrophage populations are established prior to "
+        "birth and maintain themselves later during adulthood."
+    )
+    assert check_hedging(restated, ev) == []
+    hedged = "Tissue-resident macrophage populations may maintain themselves during adulthood."
+    proof = "It is established that tissue-resident macrophage populations maintain themselves during adulthood."
+    assert [f.claim_text for f in check_hedging(proof, hedged)] == ["established"]

@@ -58,6 +58,29 @@ def test_a_verbatim_restatement_stays_supported_when_the_model_misreads_it() -> 
     assert decide(negated, [(SRS, ENTAILS, 0.9)]).status == Status.contradicted
 
 
+def test_a_more_relevant_sentence_with_the_claims_polarity_outweighs_a_conflicting_one() -> None:
+    # TraceMonkey (Gal et al. 2009), p. 6: the monitor is called at every loop header, until a
+    # loop is blacklisted; then never again.
+    every = "The VM calls into the trace monitor every time the interpreter executes a loop header no-op."
+    never = (
+        "To blacklist a fragment, we simply replace the loop header no-op with a regular no-op. "
+        "Thus, the interpreter will never again even call into the trace monitor."
+    )
+    claim = (
+        "Once a loop is blacklisted, the loop-header no-op is replaced by a regular no-op, so the "
+        "interpreter no longer calls into the trace monitor at all."
+    )
+    leaning = EntailProbs(entailment=0.31, neutral=0.15, contradiction=0.54)
+    d = decide(claim, [(never, ENTAILS, 0.62), (every, leaning, 0.56)])
+    assert d.status == Status.supported and d.evidence_index == 0
+    # The conflict stands when the sentence with the claim's polarity is the less relevant one,
+    # and when no sentence shares the claim's polarity.
+    assert (
+        decide(claim, [(never, ENTAILS, 0.5), (every, leaning, 0.56)]).status == Status.contradicted
+    )
+    assert decide(claim, [(every, leaning, 0.56)]).status == Status.contradicted
+
+
 def test_a_model_contradiction_alone_is_a_warning_when_every_number_matches() -> None:
     # A paraphrase that keeps both figures: the small model's "contradiction" is not enough
     # for a red verdict, but it is not dropped either.

@@ -165,6 +165,15 @@ def check_negation(claim: str, evidence: str) -> list[Finding]:
     return [lx.finding("negation", "contradict", message, claim, evidence, c_span, e_span)]
 
 
+
+def negation_agrees(claim: str, evidence: str) -> bool:
+    """Both sides negate the content they share ("no longer calls into the monitor" and "will
+    never again call into the monitor"): the evidence states the claim's polarity."""
+    c_neg, e_neg = _scopes(claim), _scopes(evidence)
+    return bool(c_neg and e_neg) and (
+        _negated_shared(c_neg, evidence) is not None and _negated_shared(e_neg, claim) is not None
+    )
+
 # --- hedging strength ----------------------------------------------------------------------
 
 
@@ -172,8 +181,8 @@ _AUX = frozenset(["is", "are", "was", "were", "be", "been", "being", "has", "hav
 
 
 def _adjectival(ws: list[lx.Word], i: int) -> bool:
-    """ "confirmed cases", "established risk factors", "an associated cost": a label, not a
-    claim of proof or a hedge; "it should be noted that": a turn of phrase."""
+    """ "confirmed cases", "established risk factors", "suspected sepsis", "an associated cost":
+    a label, not a claim of proof or a hedge; "it should be noted that": a turn of phrase."""
     w = ws[i].lower
     before = ws[i - 1].lower if i > 0 else ""
     after = ws[i + 1].lower if i + 1 < len(ws) else ""
@@ -189,11 +198,23 @@ def _adjectival(ws: list[lx.Word], i: int) -> bool:
     ):
         # "had proved slightly better", "proved useful": turned out, not proof.
         return True
-    if w not in ("confirmed", "established"):
+    if w == "established":
+        # Proof: "it is established that", "well established", "established as a risk
+        # factor"; otherwise the verb's other sense, "are established prior to birth" (formed).
+        prev2 = ws[i - 2].lower if i > 1 else ""
+        return not (
+            after in ("that", "as")
+            or before in _FIRMLY
+            or (before in _AUX and prev2 in ("it", "now", "been"))
+        )
+    if w not in ("confirmed", "suspected"):
         return False
     return before not in _AUX and after != "that"
 
 
+_FIRMLY = frozenset(
+    ["well", "firmly", "clearly", "widely", "conclusively", "definitively", "now", "been"]
+)
 _COPULA_AFTER = frozenset(lx.split_words(
     """useful difficult effective ineffective successful unsuccessful valuable helpful
     better worse superior inferior more less most least too very quite fruitful popular
@@ -248,6 +269,19 @@ def _hedge_scope(claim: str, evidence: str) -> str:
     return _restated_clauses(claim, evidence)
 
 
+# "..., probably by inhibiting proteolysis": a finding with a hedged explanation appended. A
+# claim that states the cause ("arises from", "because", "is caused by") restates that clause,
+# however few words it shares with it.
+_HEDGED_CAUSE = re.compile(
+    r"\b(?:probably|possibly|likely|presumably|perhaps|maybe|potentially)\s+"
+    r"(?:by|because|due to|through|via|owing to|as a result of|from)\b",
+    re.IGNORECASE,
+)
+_CAUSAL = re.compile(
+    r"\b(?:because|due to|owing to|caused|causes|cause|arises?|arising|results? from|resulting from|"
+    r"mechanism|driven by|explained by|explains?|attributable|attributed)\b",
+    re.IGNORECASE,
+)
 _CLAUSE = re.compile(r"[,;:]\s+|\s+(?:but|whereas|while|although|though)\s+", re.IGNORECASE)
 
 
@@ -260,13 +294,18 @@ def _restated_clauses(claim: str, evidence: str) -> str:
     if len(clauses) < 2:
         return evidence
     def terms(text: str) -> set[str]:
-        return lx.content_stems(lx.words(text)) | set(re.findall(r"\d+(?:\.\d+)?", text))
+        stems = lx.content_stems(lx.words(text))
+        parts = {lx.stem(p) for s in stems if "-" in s for p in s.split("-") if p}
+        return stems | parts | set(re.findall(r"\d+(?:\.\d+)?", text))
 
     wanted = terms(claim)
     shared = [len(wanted & terms(evidence[a:b])) for a, b in clauses]
     top = max(shared)
+    causal = _CAUSAL.search(claim) is not None
     out = list(evidence)
     for (a, b), n in zip(clauses, shared, strict=True):
+        if causal and _HEDGED_CAUSE.search(evidence, a, b):
+            continue  # the claim states a cause, the evidence only a likely one
         if 2 * n <= top:
             out[a:b] = " " * (b - a)
     return "".join(out)

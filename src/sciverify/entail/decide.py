@@ -17,7 +17,7 @@ from typing import Any
 
 from sciverify.config.thresholds import CONTRADICTING_CHECKS, DecisionThresholds
 from sciverify.entail.backends import Entailer
-from sciverify.entail.checks import run_checks
+from sciverify.entail.checks import negation_agrees, run_checks
 from sciverify.records import Decision, EntailProbs, Finding, Label, Status
 
 DEFAULT_THRESHOLDS = DecisionThresholds()
@@ -57,11 +57,38 @@ def decide(
                 ),
             )
         )
+    # A polarity conflict (the negation check's, whatever the model reads) is with one
+    # sentence; when a more relevant sentence negates what the claim negates, the claim restates
+    # that one, and the conflicting sentence speaks of another case ("calls the monitor at every loop header"
+    # against "will never again call the monitor" once a loop is blacklisted).
+    verdicts = [
+        (i, d)
+        for i, d in verdicts
+        if not (
+            with_checks
+            and _polarity_conflict(d, thresholds)
+            and any(
+                rel > evidence[i][2] and negation_agrees(claim, text)
+                for j, (text, _, rel) in enumerate(evidence)
+                if j != i
+            )
+        )
+    ]
     for status in (Status.contradicted, Status.supported, Status.partially_supported):
         ranked = [d for _, d in verdicts if d.status == status]
         if ranked:
             return max(ranked, key=lambda d: d.confidence)
     return _unverifiable(evidence, errors, best_relevance, thresholds)
+
+
+def _polarity_conflict(d: Decision, th: DecisionThresholds) -> bool:
+    """A contradiction whose only conflict a check finds is a polarity one."""
+    if d.status != Status.contradicted:
+        return False
+    checks = {
+        f.check for f in d.findings if f.effect == "contradict" and f.check in th.override_checks
+    }
+    return checks == {"negation"}
 
 
 def judge_span(

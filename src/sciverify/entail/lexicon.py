@@ -61,7 +61,7 @@ HEDGE_LEVELS: tuple[tuple[int, tuple[str, ...]], ...] = (
             """
         may might could possibly potentially perhaps plausibly hypothesize hypothesized
         hypothesise speculate speculated likely putative putatively presumably potential
-        should would hopefully
+        should would hopefully suspect suspects suspected unclear probably conceivably
         """
         ),
     ),
@@ -72,6 +72,7 @@ HEDGE_LEVELS: tuple[tuple[int, tuple[str, ...]], ...] = (
         suggest suggests suggested suggesting indicate indicates indicated associated
         association correlated correlates correlation linked consistent appear appears appeared
         seem seems seemed implicate implicates implicated tend tends support supports
+        apparently
         """
         ),
     ),
@@ -144,6 +145,7 @@ _IRREGULAR = _mapping(
 )
 
 _WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9'’\-+/.]*[A-Za-z0-9+]|[A-Za-z0-9]")
+_FOOTNOTE = re.compile(r"([A-Za-z][a-z]{2,})\.\d{1,3}(?:[,\-–]\d{1,3})*$")
 
 
 @dataclass(frozen=True, slots=True)
@@ -157,7 +159,10 @@ class Word:
 
 def stem(word: str) -> str:
     """A crude suffix-stripping stem; enough to match "increased" with "increases"."""
-    w = word.lower().strip("'’")
+    w = word.lower()
+    if w.endswith(("'s", "’s")) and len(w) > 4:  # "oxytocin’s role": the possessive
+        w = w[:-2]
+    w = w.strip("'’")
     if w in _IRREGULAR:
         return _IRREGULAR[w]
     if w.endswith("n't"):
@@ -178,6 +183,9 @@ def words(text: str) -> list[Word]:
         start, end = m.start(), m.end()
         while raw.endswith(".") and len(raw) > 1:  # the regex cannot end on ".", but be safe
             raw, end = raw[:-1], end - 1
+        glued = _FOOTNOTE.match(raw)
+        if glued:  # "proteolysis.35": a reference number glued to the sentence's last word
+            raw, end = glued.group(1), start + len(glued.group(1))
         out.append(Word(raw, raw.lower(), stem(raw), start, end))
     return out
 
@@ -199,10 +207,22 @@ def content_stems(ws: list[Word]) -> set[str]:
 
 def overlap(claim: str, evidence: str) -> float:
     """Share of the claim's content words that the evidence also uses."""
-    c = content_stems(words(claim))
-    if not c:
+    cw = [w for w in words(claim) if is_content(w)]
+    if not cw:
         return 0.0
-    return len(c & content_stems(words(evidence))) / len(c)
+    ew = [w for w in words(evidence) if is_content(w)]
+    e = {w.stem for w in ew} | {p for w in ew for p in _parts(w.text)}
+    # "bismuth-based" and "bismuth based" are the same words, hyphenated or not.
+    c = {w.stem: _parts(w.text) for w in cw}
+    shared = [s for s, parts in c.items() if s in e or (parts and all(p in e for p in parts))]
+    return len(shared) / len(c)
+
+
+def _parts(word: str) -> list[str]:
+    """The content stems of a hyphenated word's parts ("bismuth-based": bismuth); none else."""
+    if "-" not in word.strip("-"):
+        return []
+    return [stem(p) for p in word.split("-") if p and p.lower() not in STOPWORDS and not p[0].isdigit()]
 
 
 def direction(word: str) -> int:

@@ -22,6 +22,7 @@ _SCI = r"(?:\s*[×xX*]\s*10\s*(?:\^|\*\*)?\s*(?P<exp>[-−–]?\d+)|[eE](?P<exp2
 _UNITS = (
     r"-(?:months?|weeks?|years?|days?|hours?|minutes?)|"  # "12-month", "5-year"
     r"percentage[\s-]points?|pp\b|percent(?:age)?|per\s?cent|%|[\s-]?fold|°\s?C|º\s?C|"
+    r"[×xX](?![A-Za-z0-9])|[KMGTP]i?B(?![A-Za-z])|"  # "1.25x", "2.3 × faster"; "4 GB", "3,288 TB"
     r"degrees?\s(?:C|Celsius)|mmHg|mmol/[lL]|µmol/[lL]|mg/kg|mg/d[lL]|g/d[lL]|ng/m[lL]|pg/m[lL]|"
     r"µg|μg|ug|mcg|ng|pg|mg|kg|g|m[lL]|µ[lL]|μ[lL]|nm|µm|μm|mm|cm|km|kDa|bp|kb|Gy|mM|µM|μM|nM|"
     r"Hz|kHz|MHz|ms|hours?|hrs?|h|minutes?|min|seconds?|sec|s|days?|d|weeks?|wks?|wk|months?|mo|"
@@ -37,6 +38,9 @@ _UNIT_CANON = {
     "percent age": "%",
     "%": "%",
     "fold": "fold",
+    "x": "fold",
+    "X": "fold",
+    "×": "fold",
     "°c": "°C",
     "ºc": "°C",
     "degree c": "°C",
@@ -318,7 +322,7 @@ _PHYSICAL_UNITS = frozenset(
     for u in lx.split_words(
         """
         fold °C mmHg mg/kg mg/dl mmol/l ng/ml mg kg g µg ng ml mm cm nm µm kDa bp kb Gy mM µM
-        nM Hz h min s day week month year pp
+        nM Hz h min s day week month year pp KB MB GB TB PB KiB MiB GiB TiB
         """
     )
 )
@@ -425,8 +429,18 @@ def _check_value(
     # shared context words, so "mortality fell 15%" vs "mortality fell 25%" conflicts but
     # "15% of patients" vs "25% response rate" does not.
     need = 2 if q.unit == "%" or q.unit not in _PHYSICAL_UNITS else 1
+    # An evidence value that another number of the claim restates is accounted for: in "up to
+    # 1.25x, and 1.11x on average" against "up to 1.25x", 1.11x is unreported, not a rival.
+    restated = [e for e in ev if any(c is not q and _same_values(c, e) for c in claimed)]
     rivals = sorted(
-        (e for e in ev if q.unit and e.unit == q.unit and len(q.context & e.context) >= need),
+        (
+            e
+            for e in ev
+            if q.unit
+            and e.unit == q.unit
+            and len(q.context & e.context) >= need
+            and not any(e is r for r in restated)
+        ),
         key=lambda e: -len(q.context & e.context),
     )
     if rivals:
