@@ -852,6 +852,10 @@ def test_multiples_and_storage_sizes_are_numbers_with_units() -> None:
     assert [(q.value, q.unit) for q in parse_quantities("reading 3,288 TB of input")] == [
         (3288.0, "TB")
     ]
+    # MapReduce, Table 1: "Average job completion time 634 secs".
+    assert [(q.value, q.unit) for q in parse_quantities("completion time 634 secs")] == [
+        (634.0, "s")
+    ]
     ev = (
         "In a closely related project (13) background recompilation yielded speedups of up to "
         "1.25x on benchmarks with many branch traces."

@@ -25,7 +25,7 @@ _UNITS = (
     r"[×xX](?![A-Za-z0-9])|[KMGTP]i?B(?![A-Za-z])|"  # "1.25x", "2.3 × faster"; "4 GB", "3,288 TB"
     r"degrees?\s(?:C|Celsius)|mmHg|mmol/[lL]|µmol/[lL]|mg/kg|mg/d[lL]|g/d[lL]|ng/m[lL]|pg/m[lL]|"
     r"µg|μg|ug|mcg|ng|pg|mg|kg|g|m[lL]|µ[lL]|μ[lL]|nm|µm|μm|mm|cm|km|kDa|bp|kb|Gy|mM|µM|μM|nM|"
-    r"Hz|kHz|MHz|ms|hours?|hrs?|h|minutes?|min|seconds?|sec|s|days?|d|weeks?|wks?|wk|months?|mo|"
+    r"Hz|kHz|MHz|ms|hours?|hrs?|h|minutes?|mins|min|seconds?|secs|sec|s|days?|d|weeks?|wks?|wk|months?|mo|"
     r"years?|yrs?|y"
 )
 _UNIT_CANON = {
@@ -58,6 +58,8 @@ _UNIT_CANON = {
     "second": "s",
     "seconds": "s",
     "sec": "s",
+    "secs": "s",
+    "mins": "min",
     "s": "s",
     "day": "day",
     "days": "day",
