@@ -937,3 +937,22 @@ def test_established_in_the_sense_of_formed_is_no_claim_of_proof() -> None:
     hedged = "Tissue-resident macrophage populations may maintain themselves during adulthood."
     proof = "It is established that tissue-resident macrophage populations maintain themselves during adulthood."
     assert [f.claim_text for f in check_hedging(proof, hedged)] == ["established"]
+
+
+def test_powers_of_ten_and_superscripts_a_pdf_flattened() -> None:
+    assert [q.value for q in parse_quantities("a density of 10^6 cells")] == [1e6]
+    assert [q.value for q in parse_quantities("between 10⁻²⁷ and 10**5")] == [1e-27, 1e5]
+    assert [q.value for q in parse_quantities("about 1.2 × 10^5 cells")] == [1.2e5]
+    # Ultra light bosonic dark matter and CMB, p. 2: the exponents are flattened onto the line.
+    ev = "The order of magnitude needed to fit the data is α ∝10−27 (xB ∝105)."
+    claim = "Fitting the data requires α of order 10^-27, that is x_B of order 10^5."
+    assert {f.claim_text: f.effect for f in check_numbers(claim, ev)} == {
+        "10^-27": "ok",
+        "10^5": "ok",
+    }
+    moved = check_numbers(claim.replace("10^5", "10^6"), ev)
+    assert {f.claim_text: f.effect for f in moved}["10^6"] != "ok"
+    # Without a mathematical sign before it, 105 is a hundred and five.
+    assert "ok" not in {
+        f.effect for f in check_numbers("We enrolled 10^5 patients.", "We enrolled 105 patients.")
+    }

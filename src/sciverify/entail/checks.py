@@ -168,8 +168,10 @@ def check_negation(claim: str, evidence: str) -> list[Finding]:
 
 def negation_agrees(claim: str, evidence: str) -> bool:
     """Both sides negate the content they share ("no longer calls into the monitor" and "will
-    never again call into the monitor"): the evidence states the claim's polarity."""
-    c_neg, e_neg = _scopes(claim), _scopes(evidence)
+    never again call into the monitor"), as a finding or as a condition ("when collaboration is
+    absent" and "if collaboration is completely absent"): the evidence states the claim's
+    polarity."""
+    c_neg, e_neg = _scopes(claim, conditions=True), _scopes(evidence, conditions=True)
     return bool(c_neg and e_neg) and (
         _negated_shared(c_neg, evidence) is not None and _negated_shared(e_neg, claim) is not None
     )

@@ -90,6 +90,16 @@ _VALUE = re.compile(
     rf"(?:\s*(?P<unit>{_UNITS})(?![A-Za-z]))?"
     r"(?![\w'’′]|[-‐][A-Za-z]|\.\d|,\d{3})"
 )
+# "10^6 cells", "10^-27", "10**5", "10⁻²⁷": a power of ten without a mantissa ("1.2 × 10^5" is
+# read whole by _VALUE's scientific part).
+_SUPERSCRIPT = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻", "0123456789-")
+# "∝10−27", "~106": an exponent a PDF's text layer flattened onto the line. Read as a power of
+# ten only where a claim's number may mean it (`flattened_powers`): "105" is also 105.
+_FLAT_POWER = re.compile(r"(?:(?<=[∝~∼≈=×^])|(?<=[∝~∼≈=×^]\s))10(?P<sign>[−-]?)(?P<digits>\d{1,3})(?!\d)")
+_POWER = re.compile(
+    r"(?<![\w.×xX*])(?<![×xX*]\s)10\s*(?:(?:\^|\*\*)\s*\(?(?P<exp>[-−–]?\d+)\)?|"
+    r"(?P<sup>⁻?[⁰¹²³⁴⁵⁶⁷⁸⁹]+))(?![\d⁰¹²³⁴⁵⁶⁷⁸⁹])"
+)
 # "a 10,000-iteration run", "3,000-patient cohorts": a count written as a modifier (a name
 # such as "5-HT" or "IL-6" never has a thousands separator).
 _COUNT_MODIFIER = re.compile(
@@ -229,6 +239,12 @@ def parse_quantities(text: str) -> list[Quantity]:
             unit = stem(m["noun"].lower())
             found.append(Quantity("value", to_float(m["num"]), None, unit, m.span(), 0))
             taken.append(m.span())
+    for m in _POWER.finditer(text):
+        if free(*m.span()):
+            exp = m["exp"] or m["sup"].translate(_SUPERSCRIPT)
+            value = 10.0 ** int(exp.replace("−", "-").replace("–", "-"))
+            found.append(Quantity("value", value, None, _noun_unit(text, m.end()), m.span(), 0))
+            taken.append(m.span())
     for m in _VALUE.finditer(text):
         if not free(*m.span()) or _after_label_word(text, m.start()):
             continue
@@ -240,6 +256,16 @@ def parse_quantities(text: str) -> list[Quantity]:
         taken.append(m.span())
     found.sort(key=lambda q: q.span)
     return [_with_surroundings(text, q) for q in found]
+
+
+def flattened_powers(text: str) -> list[float]:
+    """The powers of ten that flattened superscripts in `text` may stand for ("α ∝10−27" for
+    10^-27, "xB ∝105" for 10^5), besides the numbers they read as."""
+    out = []
+    for m in _FLAT_POWER.finditer(text):
+        exp = int(m["digits"])
+        out.append(10.0 ** (-exp if m["sign"] else exp))
+    return out
 
 
 def _after_label_word(text: str, start: int) -> bool:
@@ -367,6 +393,23 @@ def _closed_thousands(claim: str, evidence: str) -> str:
     # "ranging in age from 2e76 years": a PDF font that maps the en dash of "2–76" to "e".
     for lo, hi in re.findall(r"\b(\d+)\s*(?:-|–|—|to)\s*(\d+)\b", claim):
         evidence = re.sub(rf"\b{lo}e{hi}\b", f"{lo}–{hi}", evidence)
+    # "α ∝10−27 (xB ∝105)": superscript exponents flattened onto the line, for the claim's
+    # 10^-27 and 10^5. A minus sign (U+2212) right after the 10 marks an exponent; an unsigned
+    # one is read so only after a mathematical sign ("∝105", "~ 106"), never "105 patients".
+    sup = str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻")
+    for m in _POWER.finditer(claim):
+        exp = (m["exp"] or m["sup"].translate(_SUPERSCRIPT)).replace("−", "-").replace("–", "-")
+        digits = exp.lstrip("-")
+        if exp.startswith("-"):
+            pattern = rf"(?<![\w.])10−{digits}(?!\d)"
+        else:
+            pattern = rf"(?<=[∝~∼≈=×^])10{digits}(?!\d)|(?<=[∝~∼≈=×^]\s)10{digits}(?!\d)"
+        raised = exp.translate(sup)
+        evidence = re.sub(
+            pattern,
+            lambda g, raised=raised: g.group()[: g.group().index("10") + 2] + raised,
+            evidence,
+        )
     # "100, 000 sentences": a group of three zeros after a comma is a thousands group anyway.
     return re.sub(
         r"\b\d{1,3}(?:,\s000)+\b", lambda m: m.group().replace(" ", "") + " ", evidence

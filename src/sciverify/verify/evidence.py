@@ -83,13 +83,14 @@ def _stems(text: str) -> frozenset[str]:
 
 @functools.lru_cache(maxsize=20000)
 def _values(text: str) -> tuple[tuple[float, int], ...]:
-    from sciverify.entail.quantities import parse_quantities
+    from sciverify.entail.quantities import flattened_powers, parse_quantities
 
     out = []
     for q in parse_quantities(text):
         out.append((q.value, q.decimals))
         if q.high is not None:
             out.append((q.high, q.decimals))
+    out.extend((v, 0) for v in flattened_powers(text))
     return tuple(out)
 
 
