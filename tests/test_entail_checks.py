@@ -956,3 +956,19 @@ def test_powers_of_ten_and_superscripts_a_pdf_flattened() -> None:
     assert "ok" not in {
         f.effect for f in check_numbers("We enrolled 10^5 patients.", "We enrolled 105 patients.")
     }
+
+
+def test_a_spread_the_evidence_never_gives_is_invented() -> None:
+    # A CMOS strain-sensor paper, Table 2, flattened: no spread anywhere.
+    table = (
+        "Table 2: Longitudinal and transverse piezoresistive coefficients in TPa−1 experimentally "
+        "measured. Dimensions This work -255 -283 -437 486 WxL = 8.5 µm x 5 µm"
+    )
+    claim = "The PMOS coefficients were -437 ± 9 TPa^-1 transverse and 486 TPa^-1 longitudinal."
+    effects = {f.claim_text: f.effect for f in check_numbers(claim, table)}
+    # "9" no longer passes as the rounded 8.5 µm; "^-1" is an exponent, not a number.
+    assert effects == {"437": "ok", "9": "partial", "486": "ok"}
+    # A PDF that writes "±" as "+−" does report the spread.
+    ki = "Compound 33RE displayed low nanomolar inhibition (Ki = 11.21 +−0.74 nM)."
+    stated = check_numbers("33RE inhibited the N-domain with Ki = 11.21 ± 0.74 nM.", ki)
+    assert {f.effect for f in stated} == {"ok"}

@@ -84,7 +84,7 @@ _UNIT_CANON = {
     "μM": "µM",
 }
 _VALUE = re.compile(
-    rf"(?<![\w.,^/])(?<![A-Za-z]-)(?P<num>{_NUM})(?:{_SCI})?"
+    rf"(?<![\w.,^/])(?<![A-Za-z]-)(?<!\^[-−])(?P<num>{_NUM})(?:{_SCI})?"
     rf"(?:\s*[-–—]\s*(?P<hi>{_NUM}))?"
     r"(?:\s+(?P<mult>thousand|million|billion)\b)?"
     rf"(?:\s*(?P<unit>{_UNITS})(?![A-Za-z]))?"
@@ -359,14 +359,40 @@ _PHYSICAL_UNITS = frozenset(
 # --- the number check ----------------------------------------------------------------------------
 
 
+# A spread: "± 9", "SD 3.2", "standard error of 0.4" (the number after the cue); "+−0.74" is
+# how some PDFs' text layers write "±".
+DISPERSION = re.compile(
+    r"(?:\b(?:SDs?|SEM?|IQR)\b|standard (?:deviation|error)|interquartile range|±|\+/-|\+\s?[−–-])"
+    r"\s*(?:of|was|were|=|:)?\s*[-−]?\d[\d.,]*",
+    re.IGNORECASE,
+)
+
+
 def check_numbers(claim: str, evidence: str) -> list[Finding]:
     """Numbers, units, percentages, p-values, CIs and sample sizes of the claim vs the evidence."""
     evidence = _closed_thousands(claim, evidence)
     ev = parse_quantities(evidence)
     claimed = parse_quantities(claim)
+    # A spread the evidence gives none of ("-437 ± 9" against a table's "-437") is invented;
+    # matched against the evidence's other numbers it would pass as any "9" there.
+    spreads = [] if DISPERSION.search(evidence) else [m.span() for m in DISPERSION.finditer(claim)]
     out: list[Finding] = []
     for q in claimed:
-        if q.kind == "p":
+        spread = next(((a, b) for a, b in spreads if a <= q.span[0] < b), None)
+        if spread is not None:
+            out.append(
+                lx.finding(
+                    "number",
+                    "partial",
+                    f"the claim gives a spread ({claim[spread[0] : spread[1]]}) that the "
+                    "evidence does not report",
+                    claim,
+                    evidence,
+                    q.span,
+                    None,
+                )
+            )
+        elif q.kind == "p":
             out.append(_check_p(q, [e for e in ev if e.kind == "p"], claim, evidence))
         elif q.kind == "ci":
             out.append(_check_ci(q, [e for e in ev if e.kind == "ci"], claim, evidence))

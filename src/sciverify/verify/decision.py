@@ -19,6 +19,7 @@ from typing import Any
 
 from sciverify.entail import lexicon as lx
 from sciverify.entail.decide import decide
+from sciverify.entail.quantities import DISPERSION
 from sciverify.records import Decision, EntailProbs, Status
 from sciverify.verify.evidence import ClaimCheck, Span, span_probs
 from sciverify.verify.settings import VerifySettings
@@ -113,11 +114,7 @@ def _human_only(f: Any) -> bool:
     return f.check == "condition" and bool(_HUMAN.match(f.evidence_text.strip()))
 
 
-_DISPERSION = re.compile(
-    r"(?:\b(?:SDs?|SEM?|IQR)\b|standard (?:deviation|error)|interquartile range|±|\+/-)"
-    r"\s*(?:of|was|were|=|:)?\s*[-−]?\d[\d.,]*",
-    re.IGNORECASE,
-)
+_DISPERSION = DISPERSION
 
 
 def _invented_dispersion(claim: str, evidence: str, decision: Decision) -> bool:
