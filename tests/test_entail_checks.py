@@ -852,6 +852,8 @@ def test_multiples_and_storage_sizes_are_numbers_with_units() -> None:
     assert [(q.value, q.unit) for q in parse_quantities("reading 3,288 TB of input")] == [
         (3288.0, "TB")
     ]
+    # A size is no multiple: "a 512 × 512 pixel image".
+    assert [q.unit for q in parse_quantities("a 512 × 512 pixel image")] == ["", "pixel"]
     # MapReduce, Table 1: "Average job completion time 634 secs".
     assert [(q.value, q.unit) for q in parse_quantities("completion time 634 secs")] == [
         (634.0, "s")
@@ -972,3 +974,13 @@ def test_a_spread_the_evidence_never_gives_is_invented() -> None:
     ki = "Compound 33RE displayed low nanomolar inhibition (Ki = 11.21 +−0.74 nM)."
     stated = check_numbers("33RE inhibited the N-domain with Ki = 11.21 ± 0.74 nM.", ki)
     assert {f.effect for f in stated} == {"ok"}
+
+
+def test_over_a_number_is_an_age_only_when_it_reads_as_one() -> None:
+    from sciverify.entail.mentions import conditions_in
+
+    # Natural image denoising paper, p. 7: a measurement detail, not a population.
+    assert conditions_in("Averaged over 10 trials, CN1/CN2 requires 38.86 sec.") == []
+    assert conditions_in("Most cases, over 50% of them, resolved.") == []
+    assert conditions_in("Adults over 18, who smoked daily, were eligible.") == [("age", "over 18")]
+    assert [k for k, _ in conditions_in("children under 5 years of age")] == ["age"]

@@ -288,8 +288,12 @@ _CONDITIONS: tuple[tuple[str, re.Pattern[str]], ...] = (
     (
         "age",
         re.compile(
-            r"\b(?:aged|under(?: the age of)?|over|older than|younger than)\s+\d+"
-            r"(?:\s*(?:-|–|to)\s*\d+)?\s*(?:years?|months?|yrs?)?(?:\s+of age|\s+old)?",
+            r"\b(?:aged|under the age of|older than|younger than)\s+\d+"
+            r"(?:\s*(?:-|–|to)\s*\d+)?\s*(?:years?|months?|yrs?)?(?:\s+of age|\s+old)?"
+            # "over 18" / "under 5" are ages only with an age unit or on their own ("adults over
+            # 18,"): "averaged over 10 trials" and "over 50%" are no age.
+            r"|\b(?:under|over)\s+\d+(?:\s*(?:-|–|to)\s*\d+)?\s*"
+            r"(?:(?:years?|months?|yrs?)(?:\s+of age|\s+old)?|(?=[,;)]|\s+(?:and|or|who|with)\b))",
             re.IGNORECASE,
         ),
     ),

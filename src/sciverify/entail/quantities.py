@@ -22,7 +22,7 @@ _SCI = r"(?:\s*[×xX*]\s*10\s*(?:\^|\*\*)?\s*(?P<exp>[-−–]?\d+)|[eE](?P<exp2
 _UNITS = (
     r"-(?:months?|weeks?|years?|days?|hours?|minutes?)|"  # "12-month", "5-year"
     r"percentage[\s-]points?|pp\b|percent(?:age)?|per\s?cent|%|[\s-]?fold|°\s?C|º\s?C|"
-    r"[×xX](?![A-Za-z0-9])|[KMGTP]i?B(?![A-Za-z])|"  # "1.25x", "2.3 × faster"; "4 GB", "3,288 TB"
+    r"[×xX](?![A-Za-z0-9])(?!\s*\d)|[KMGTP]i?B(?![A-Za-z])|"  # "1.25x", "2.3 × faster"; "4 GB"
     r"degrees?\s(?:C|Celsius)|mmHg|mmol/[lL]|µmol/[lL]|mg/kg|mg/d[lL]|g/d[lL]|ng/m[lL]|pg/m[lL]|"
     r"µg|μg|ug|mcg|ng|pg|mg|kg|g|m[lL]|µ[lL]|μ[lL]|nm|µm|μm|mm|cm|km|kDa|bp|kb|Gy|mM|µM|μM|nM|"
     r"Hz|kHz|MHz|ms|hours?|hrs?|h|minutes?|mins|min|seconds?|secs|sec|s|days?|d|weeks?|wks?|wk|months?|mo|"
