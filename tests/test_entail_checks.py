@@ -984,3 +984,16 @@ def test_over_a_number_is_an_age_only_when_it_reads_as_one() -> None:
     assert conditions_in("Most cases, over 50% of them, resolved.") == []
     assert conditions_in("Adults over 18, who smoked daily, were eligible.") == [("age", "over 18")]
     assert [k for k, _ in conditions_in("children under 5 years of age")] == ["age"]
+
+
+def test_broadening_and_narrowing_are_directions() -> None:
+    # An active-matter paper, p. 4: a longer relaxation time *reduces* the unstable band.
+    ev = (
+        "Equation (13) summarizes the key hyperbolic trend: increasing matrix relaxation time τ∗ "
+        "(more elastic-like response) reduces the unstable band, while decreasing τ∗ (more "
+        "liquid-like response) broadens it."
+    )
+    reversed_ = "A larger relaxation time τ* broadens the unstable band of modes."
+    assert [f.effect for f in check_comparatives(reversed_, ev)] == ["contradict"]
+    faithful = "A larger relaxation time τ* narrows the unstable band of modes."
+    assert check_comparatives(faithful, ev) == []

@@ -107,7 +107,8 @@ UP_WORDS = frozenset(
         improvement enhance enhanced enhances better outperform outperforms outperformed exceed
         exceeds exceeded superior boost boosts boosted gain gains upregulated up-regulated
         upregulates promote promotes promoted accelerate accelerates accelerated longer
-        increment
+        increment widen widens widened widening wider broaden broadens broadened broadening
+        broader
         """
     )
 )
@@ -120,7 +121,8 @@ DOWN_WORDS = frozenset(
         diminishes impair impaired impairs attenuate attenuated attenuates suppress suppressed
         suppresses inhibit inhibited inhibits downregulated down-regulated downregulates
         shorter loss lowered lowers slow slows slowed slowing delay delays delayed retard
-        retards retarded
+        retards retarded narrows narrowed narrowing narrower shrink shrinks shrank shrunk
+        shrinking
         """
     )
 )
