@@ -997,3 +997,45 @@ def test_broadening_and_narrowing_are_directions() -> None:
     assert [f.effect for f in check_comparatives(reversed_, ev)] == ["contradict"]
     faithful = "A larger relaxation time τ* narrows the unstable band of modes."
     assert check_comparatives(faithful, ev) == []
+
+
+BIGTABLE_BLOOM = (
+    "For certain applications, a small amount of tablet server memory used for storing Bloom "
+    "filters drastically reduces the number of disk seeks required for read operations."
+)
+DVT_FILTERS = (
+    "When LMWH and mechanical device thromboprophylaxis are contraindicated, retrievable IVC "
+    "filters should be considered in high-risk trauma patients."
+)
+
+
+@pytest.mark.parametrize(
+    ("evidence", "claim"),
+    [
+        (  # Bigtable, p. 7
+            BIGTABLE_BLOOM,
+            (
+                "A small amount of tablet-server memory spent on these filters drastically "
+                "reduces the number of disk seeks required for read operations."
+            ),
+        ),
+        (  # a systematic review of DVT prophylaxis in trauma, p. 2
+            DVT_FILTERS,
+            (
+                "For high-risk trauma patients the authors recommend that retrievable IVC "
+                "filters be considered."
+            ),
+        ),
+    ],
+)
+def test_an_opening_condition_clause_the_claim_drops_is_partial(evidence: str, claim: str) -> None:
+    assert [(f.check, f.effect) for f in check_conditions(claim, evidence)] == [
+        ("condition", "partial")
+    ]
+
+
+def test_a_when_clause_in_the_past_tense_is_no_condition() -> None:
+    ev = "When we tested the tablet servers, a small amount of memory reduced disk seeks."
+    assert (
+        check_conditions("A small amount of memory reduced disk seeks on tablet servers.", ev) == []
+    )

@@ -301,6 +301,21 @@ _CONDITIONS: tuple[tuple[str, re.Pattern[str]], ...] = (
         "presence",
         re.compile(r"\bin the (?:presence|absence) of\s+[\w-]+(?:\s+[\w-]+)?", re.IGNORECASE),
     ),
+    # A sentence that opens on the case it holds in: "If ...,", "When X are contraindicated,",
+    # "For certain applications,", "In some patients,". A "when" clause in the past tense tells
+    # when something was done ("When we tested X,"), not where the finding holds.
+    (
+        "clause",
+        re.compile(
+            r"(?:^|(?<=[.;:]\s))(?:"
+            r"(?:Only\s+)?(?:If|Unless|Provided that)\s[^,;]{3,120}"
+            r"|(?:Only\s+)?When\s[^,;]{0,100}?\b(?:is|are|has|have|can|cannot|does|do)\b[^,;]{0,60}"
+            r"|For\s+(?:certain|some|specific|particular|selected)\s+[^,;]{2,60}"
+            r"|In\s+(?:some|certain|selected|specific)\s+(?:cases|settings|patients|conditions|"
+            r"circumstances|situations|applications|subjects)[^,;]{0,40}"
+            r")(?=,)"
+        ),
+    ),
 )
 _CONFLICTING_SETTINGS = {"vitro", "vivo", "silico"}
 _GENERIC = frozenset(
@@ -308,7 +323,7 @@ _GENERIC = frozenset(
         lx.split_words(
             """
         condition conditions dataset benchmark corpus presence absence aged year years month
-        months old age
+        months old age certain specific particular selected cases case situations circumstances
         """
         )
     )
