@@ -85,10 +85,12 @@ def score(
                 got = found[0] if len(found) == 1 else None
                 risks.append((name, para["match"], para["risk"], got.risk if got else "?"))
                 for claim in para["claims"]:
+                    # Case-blind: a clause split off a compound sentence ("..., whereas almost
+                    # 20% ...") starts the claim with a capital ("Almost 20% ...").
                     cards = [
                         c
                         for c in (got.cards if got else ())
-                        if c.layer == "fact" and claim["match"] in c.claim
+                        if c.layer == "fact" and claim["match"].lower() in c.claim.lower()
                     ]
                     pairs.append((name, claim["status"], cards[0].status if cards else "none"))
     per_status = {}
