@@ -534,13 +534,15 @@ def train_nli_cmd(
         help="Also save the fp32 model here, to continue from later.")] = None,
     heldout_limit: Annotated[int | None, typer.Option(
         help="Evaluate on about this many held-out pairs (quick checks only).")] = None,
+    device: Annotated[str, typer.Option(
+        help="auto (the GPU when torch sees one), cpu, or cuda[:N].")] = "auto",
 ) -> None:
     from sciverify.entail import bundled_model_path
     from sciverify.entail.train import main as train_main
 
     argv = ["--corpora", str(corpora), "--out", str(out or bundled_model_path()),
             "--minutes", str(minutes), "--epochs", str(epochs), "--seed", str(seed),
-            "--lr", str(lr), "--label-smoothing", str(label_smoothing)]
+            "--lr", str(lr), "--label-smoothing", str(label_smoothing), "--device", device]
     for flag, value in (("--mix", mix), ("--init", init), ("--keep-trained", keep_trained),
                         ("--heldout-limit", heldout_limit)):
         argv += [flag, str(value)] if value is not None else []
