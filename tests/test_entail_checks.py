@@ -1039,3 +1039,22 @@ def test_a_when_clause_in_the_past_tense_is_no_condition() -> None:
     assert (
         check_conditions("A small amount of memory reduced disk seeks on tablet servers.", ev) == []
     )
+
+
+def test_two_sides_compared_before_the_direction_word_can_be_swapped() -> None:
+    # Recruiting smokers into the EARS trial, p. 5 (statistics left out).
+    ev = (
+        "Those recruited via initial invitation letter, compared with those recruited via a "
+        "follow-up telephone call, were more likely to have used SSS in the past."
+    )
+    swapped = (
+        "Smokers recruited through a follow-up telephone call, rather than by the initial letter, "
+        "were more likely to have used SSS in the past."
+    )
+    found = check_comparatives(swapped, ev)
+    assert [f.effect for f in found] == ["contradict"] and "other way round" in found[0].message
+    faithful = (
+        "Smokers recruited by the initial letter, rather than through a follow-up telephone call, "
+        "were more likely to have used SSS in the past."
+    )
+    assert check_comparatives(faithful, ev) == []

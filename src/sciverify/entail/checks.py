@@ -373,14 +373,33 @@ def _directions(text: str) -> list[_Cue]:
         clause = lx.run(text, ws, i, +1, limit=16)
         than = next((k for k, x in enumerate(clause) if x.lower == "than"), None)
         left, right = before, set()
+        compared = _COMPARED_FIRST.search(_sentence_before(text, w.start))
         if than is not None:
             right = _side(lx.run(text, ws, ws.index(clause[than]), +1, limit=4))
             left = _side(clause[:than]) or before  # "higher in A than in B"
         elif w.lower.startswith(_OBJECT_VERBS):  # "A outperforms B"
             right = _side(after)
+        elif compared is not None:  # "A, rather than B, were more likely"
+            left = _side(lx.words(compared["a"]))
+            right = _side(lx.words(compared["b"]))
         nominal = i + 1 < len(ws) and ws[i + 1].lower in ("in", "of")
         out.append(_Cue(d, (w.start, w.end), before, _side(after), left, right, nominal))
     return out
+
+
+# "A, rather than B, were more likely", "A, compared with B, had higher": the two sides come
+# before the direction word.
+_COMPARED_FIRST = re.compile(
+    r"(?P<a>[^,;]{3,120}?),?\s+(?:rather than|compared (?:with|to)|in comparison (?:with|to)|"
+    r"relative to|as opposed to|versus|vs\.?)\s+(?P<b>[^,;]{3,120}),[^,;]*$",
+    re.IGNORECASE,
+)
+
+
+def _sentence_before(text: str, end: int) -> str:
+    """The text of the sentence that `end` falls in, up to `end`."""
+    start = max(text.rfind(". ", 0, end), text.rfind("; ", 0, end))
+    return text[start + 2 if start >= 0 else 0 : end]
 
 
 _NUMBER_WORDS = frozenset(
@@ -444,13 +463,18 @@ def check_comparatives(claim: str, evidence: str) -> list[Finding]:
             continue  # the evidence says the same thing somewhere
         for e in ev:
             if _same_target(cue, e) and (e.direction != cue.direction) != _swapped(cue, e):
+                said = claim[cue.span[0] : cue.span[1]]
+                message = (
+                    f"the claim compares the two sides of {said!r} the other way round"
+                    if _swapped(cue, e)
+                    else f"the claim says {said!r}, the evidence "
+                    f"{evidence[e.span[0] : e.span[1]]!r} about the same thing"
+                )
                 out.append(
                     lx.finding(
                         "comparative",
                         "contradict",
-                        f"the claim says "
-                        f"{claim[cue.span[0] : cue.span[1]]!r}, the evidence "
-                        f"{evidence[e.span[0] : e.span[1]]!r} about the same thing",
+                        message,
                         claim,
                         evidence,
                         cue.span,
