@@ -430,12 +430,8 @@ def _closed_thousands(claim: str, evidence: str) -> str:
             pattern = rf"(?<![\w.])10−{digits}(?!\d)"
         else:
             pattern = rf"(?<=[∝~∼≈=×^])10{digits}(?!\d)|(?<=[∝~∼≈=×^]\s)10{digits}(?!\d)"
-        raised = exp.translate(sup)
-        evidence = re.sub(
-            pattern,
-            lambda g, raised=raised: g.group()[: g.group().index("10") + 2] + raised,
-            evidence,
-        )
+        # Every match starts at the "10"; the superscript keeps the text's length.
+        evidence = re.sub(pattern, "10" + exp.translate(sup), evidence)
     # "100, 000 sentences": a group of three zeros after a comma is a thousands group anyway.
     return re.sub(
         r"\b\d{1,3}(?:,\s000)+\b", lambda m: m.group().replace(" ", "") + " ", evidence
