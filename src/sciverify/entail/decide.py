@@ -58,9 +58,10 @@ def decide(
             )
         )
     # A polarity conflict (the negation check's, whatever the model reads) is with one
-    # sentence; when a more relevant sentence negates what the claim negates, the claim restates
-    # that one, and the conflicting sentence speaks of another case ("calls the monitor at every loop header"
-    # against "will never again call the monitor" once a loop is blacklisted).
+    # sentence; when a more relevant sentence negates what the claim negates, the claim
+    # restates that one, and the conflicting sentence speaks of another case ("calls the
+    # monitor at every loop header" against "will never again call the monitor" once a loop
+    # is blacklisted).
     verdicts = [
         (i, d)
         for i, d in verdicts

@@ -224,7 +224,9 @@ def _parts(word: str) -> list[str]:
     """The content stems of a hyphenated word's parts ("bismuth-based": bismuth); none else."""
     if "-" not in word.strip("-"):
         return []
-    return [stem(p) for p in word.split("-") if p and p.lower() not in STOPWORDS and not p[0].isdigit()]
+    return [
+        stem(p) for p in word.split("-") if p and p.lower() not in STOPWORDS and not p[0].isdigit()
+    ]
 
 
 def direction(word: str) -> int:

@@ -95,7 +95,9 @@ _VALUE = re.compile(
 _SUPERSCRIPT = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻", "0123456789-")
 # "∝10−27", "~106": an exponent a PDF's text layer flattened onto the line. Read as a power of
 # ten only where a claim's number may mean it (`flattened_powers`): "105" is also 105.
-_FLAT_POWER = re.compile(r"(?:(?<=[∝~∼≈=×^])|(?<=[∝~∼≈=×^]\s))10(?P<sign>[−-]?)(?P<digits>\d{1,3})(?!\d)")
+_FLAT_POWER = re.compile(
+    r"(?:(?<=[∝~∼≈=×^])|(?<=[∝~∼≈=×^]\s))10(?P<sign>[−-]?)(?P<digits>\d{1,3})(?!\d)"
+)
 _POWER = re.compile(
     r"(?<![\w.×xX*])(?<![×xX*]\s)10\s*(?:(?:\^|\*\*)\s*\(?(?P<exp>[-−–]?\d+)\)?|"
     r"(?P<sup>⁻?[⁰¹²³⁴⁵⁶⁷⁸⁹]+))(?![\d⁰¹²³⁴⁵⁶⁷⁸⁹])"
