@@ -165,7 +165,6 @@ def check_negation(claim: str, evidence: str) -> list[Finding]:
     return [lx.finding("negation", "contradict", message, claim, evidence, c_span, e_span)]
 
 
-
 def negation_agrees(claim: str, evidence: str) -> bool:
     """Both sides negate the content they share ("no longer calls into the monitor" and "will
     never again call into the monitor"), as a finding or as a condition ("when collaboration is
@@ -175,6 +174,7 @@ def negation_agrees(claim: str, evidence: str) -> bool:
     return bool(c_neg and e_neg) and (
         _negated_shared(c_neg, evidence) is not None and _negated_shared(e_neg, claim) is not None
     )
+
 
 # --- hedging strength ----------------------------------------------------------------------
 
@@ -296,9 +296,9 @@ def _restated_clauses(claim: str, evidence: str) -> str:
     if len(clauses) < 2:
         return evidence
     def terms(text: str) -> set[str]:
-        stems = lx.content_stems(lx.words(text))
-        parts = {lx.stem(p) for s in stems if "-" in s for p in s.split("-") if p}
-        return stems | parts | set(re.findall(r"\d+(?:\.\d+)?", text))
+        ws = [w for w in lx.words(text) if lx.is_content(w)]
+        parts = {p for w in ws for p in lx.hyphen_parts(w.text)}
+        return {w.stem for w in ws} | parts | set(re.findall(r"\d+(?:\.\d+)?", text))
 
     wanted = terms(claim)
     shared = [len(wanted & terms(evidence[a:b])) for a, b in clauses]
@@ -373,15 +373,14 @@ def _directions(text: str) -> list[_Cue]:
         clause = lx.run(text, ws, i, +1, limit=16)
         than = next((k for k, x in enumerate(clause) if x.lower == "than"), None)
         left, right = before, set()
-        compared = _COMPARED_FIRST.search(_sentence_before(text, w.start))
         if than is not None:
             right = _side(lx.run(text, ws, ws.index(clause[than]), +1, limit=4))
             left = _side(clause[:than]) or before  # "higher in A than in B"
         elif w.lower.startswith(_OBJECT_VERBS):  # "A outperforms B"
             right = _side(after)
-        elif compared is not None:  # "A, rather than B, were more likely"
-            left = _side(lx.words(compared["a"]))
-            right = _side(lx.words(compared["b"]))
+        elif compared := _COMPARED_FIRST.search(_sentence_before(text, w.start)):
+            # "A, rather than B, were more likely"
+            left, right = _side(lx.words(compared["a"])), _side(lx.words(compared["b"]))
         nominal = i + 1 < len(ws) and ws[i + 1].lower in ("in", "of")
         out.append(_Cue(d, (w.start, w.end), before, _side(after), left, right, nominal))
     return out

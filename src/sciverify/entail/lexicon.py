@@ -213,14 +213,14 @@ def overlap(claim: str, evidence: str) -> float:
     if not cw:
         return 0.0
     ew = [w for w in words(evidence) if is_content(w)]
-    e = {w.stem for w in ew} | {p for w in ew for p in _parts(w.text)}
+    e = {w.stem for w in ew} | {p for w in ew for p in hyphen_parts(w.text)}
     # "bismuth-based" and "bismuth based" are the same words, hyphenated or not.
-    c = {w.stem: _parts(w.text) for w in cw}
+    c = {w.stem: hyphen_parts(w.text) for w in cw}
     shared = [s for s, parts in c.items() if s in e or (parts and all(p in e for p in parts))]
     return len(shared) / len(c)
 
 
-def _parts(word: str) -> list[str]:
+def hyphen_parts(word: str) -> list[str]:
     """The content stems of a hyphenated word's parts ("bismuth-based": bismuth); none else."""
     if "-" not in word.strip("-"):
         return []

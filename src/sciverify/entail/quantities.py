@@ -93,11 +93,11 @@ _VALUE = re.compile(
 # "10^6 cells", "10^-27", "10**5", "10⁻²⁷": a power of ten without a mantissa ("1.2 × 10^5" is
 # read whole by _VALUE's scientific part).
 _SUPERSCRIPT = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻", "0123456789-")
+_TO_SUPERSCRIPT = str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻")
 # "∝10−27", "~106": an exponent a PDF's text layer flattened onto the line. Read as a power of
 # ten only where a claim's number may mean it (`flattened_powers`): "105" is also 105.
-_FLAT_POWER = re.compile(
-    r"(?:(?<=[∝~∼≈=×^])|(?<=[∝~∼≈=×^]\s))10(?P<sign>[−-]?)(?P<digits>\d{1,3})(?!\d)"
-)
+_AFTER_MATH_SIGN = r"(?:(?<=[∝~∼≈=×^])|(?<=[∝~∼≈=×^]\s))"
+_FLAT_POWER = re.compile(_AFTER_MATH_SIGN + r"10(?P<sign>[−-]?)(?P<digits>\d{1,3})(?!\d)")
 _POWER = re.compile(
     r"(?<![\w.×xX*])(?<![×xX*]\s)10\s*(?:(?:\^|\*\*)\s*\(?(?P<exp>[-−–]?\d+)\)?|"
     r"(?P<sup>⁻?[⁰¹²³⁴⁵⁶⁷⁸⁹]+))(?![\d⁰¹²³⁴⁵⁶⁷⁸⁹])"
@@ -243,8 +243,7 @@ def parse_quantities(text: str) -> list[Quantity]:
             taken.append(m.span())
     for m in _POWER.finditer(text):
         if free(*m.span()):
-            exp = m["exp"] or m["sup"].translate(_SUPERSCRIPT)
-            value = 10.0 ** int(exp.replace("−", "-").replace("–", "-"))
+            value = 10.0 ** int(_power_exponent(m))
             found.append(Quantity("value", value, None, _noun_unit(text, m.end()), m.span(), 0))
             taken.append(m.span())
     for m in _VALUE.finditer(text):
@@ -258,6 +257,12 @@ def parse_quantities(text: str) -> list[Quantity]:
         taken.append(m.span())
     found.sort(key=lambda q: q.span)
     return [_with_surroundings(text, q) for q in found]
+
+
+def _power_exponent(m: re.Match[str]) -> str:
+    """The exponent of a `_POWER` match, written with ASCII digits and an ASCII minus."""
+    exp = m["exp"] or m["sup"].translate(_SUPERSCRIPT)
+    return exp.replace("−", "-").replace("–", "-")
 
 
 def flattened_powers(text: str) -> list[float]:
@@ -424,16 +429,15 @@ def _closed_thousands(claim: str, evidence: str) -> str:
     # "α ∝10−27 (xB ∝105)": superscript exponents flattened onto the line, for the claim's
     # 10^-27 and 10^5. A minus sign (U+2212) right after the 10 marks an exponent; an unsigned
     # one is read so only after a mathematical sign ("∝105", "~ 106"), never "105 patients".
-    sup = str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻")
     for m in _POWER.finditer(claim):
-        exp = (m["exp"] or m["sup"].translate(_SUPERSCRIPT)).replace("−", "-").replace("–", "-")
+        exp = _power_exponent(m)
         digits = exp.lstrip("-")
         if exp.startswith("-"):
             pattern = rf"(?<![\w.])10−{digits}(?!\d)"
         else:
-            pattern = rf"(?<=[∝~∼≈=×^])10{digits}(?!\d)|(?<=[∝~∼≈=×^]\s)10{digits}(?!\d)"
+            pattern = rf"{_AFTER_MATH_SIGN}10{digits}(?!\d)"
         # Every match starts at the "10"; the superscript keeps the text's length.
-        evidence = re.sub(pattern, "10" + exp.translate(sup), evidence)
+        evidence = re.sub(pattern, "10" + exp.translate(_TO_SUPERSCRIPT), evidence)
     # "100, 000 sentences": a group of three zeros after a comma is a thousands group anyway.
     return re.sub(
         r"\b\d{1,3}(?:,\s000)+\b", lambda m: m.group().replace(" ", "") + " ", evidence
@@ -500,7 +504,6 @@ def _check_value(
     need = 2 if q.unit == "%" or q.unit not in _PHYSICAL_UNITS else 1
     # An evidence value that another number of the claim restates is accounted for: in "up to
     # 1.25x, and 1.11x on average" against "up to 1.25x", 1.11x is unreported, not a rival.
-    restated = [e for e in ev if any(c is not q and _same_values(c, e) for c in claimed)]
     rivals = sorted(
         (
             e
@@ -508,7 +511,7 @@ def _check_value(
             if q.unit
             and e.unit == q.unit
             and len(q.context & e.context) >= need
-            and not any(e is r for r in restated)
+            and not any(c is not q and _same_values(c, e) for c in claimed)
         ),
         key=lambda e: -len(q.context & e.context),
     )
