@@ -62,7 +62,7 @@ def score(
     settings: Any = sv.load_settings(corpus=corpus)
     if overrides:
         settings = _WithVerify(settings, with_overrides(verify_settings(settings), overrides))
-    pairs: list[tuple[str, str, str]] = []  # (draft, gold, predicted)
+    pairs: list[tuple[str, str, str, str]] = []  # (draft, gold, predicted, claim)
     risks: list[tuple[str, str, str, str]] = []  # (draft, paragraph match, gold, predicted)
     seconds: dict[str, float] = {}
     with sv.open_store(corpus, read_only=True) as store:
@@ -92,12 +92,14 @@ def score(
                         for c in (got.cards if got else ())
                         if c.layer == "fact" and claim["match"].lower() in c.claim.lower()
                     ]
-                    pairs.append((name, claim["status"], cards[0].status if cards else "none"))
+                    pairs.append(
+                        (name, claim["status"], cards[0].status if cards else "none", claim["match"])
+                    )
     per_status = {}
     for status in STATUSES:
-        tp = sum(1 for _, g, p in pairs if g == status and p == status)
-        fp = sum(1 for _, g, p in pairs if g != status and p == status)
-        fn = sum(1 for _, g, p in pairs if g == status and p != status)
+        tp = sum(1 for _, g, p, _ in pairs if g == status and p == status)
+        fp = sum(1 for _, g, p, _ in pairs if g != status and p == status)
+        fn = sum(1 for _, g, p, _ in pairs if g == status and p != status)
         prec = tp / (tp + fp) if tp + fp else 0.0
         rec = tp / (tp + fn) if tp + fn else 0.0
         f1 = 2 * prec * rec / (prec + rec) if prec + rec else 0.0
@@ -110,13 +112,15 @@ def score(
     return {
         "corpus": str(corpus),
         "claims": len(pairs),
-        "accuracy": round(sum(g == p for _, g, p in pairs) / max(len(pairs), 1), 3),
+        "accuracy": round(sum(g == p for _, g, p, _ in pairs) / max(len(pairs), 1), 3),
         "per_status": per_status,
         "risk_accuracy": round(sum(g == p for *_, g, p in risks) / max(len(risks), 1), 3),
         "risk_misses": [
             {"draft": d, "paragraph": m, "expected": g, "got": p} for d, m, g, p in risks if g != p
         ],
-        "claim_misses": [{"draft": d, "expected": g, "got": p} for d, g, p in pairs if g != p],
+        "claim_misses": [
+            {"draft": d, "claim": m, "expected": g, "got": p} for d, g, p, m in pairs if g != p
+        ],
         "seconds": seconds,
     }
 

@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 
 import sciverify as sv
-from sciverify.records import Status
+from sciverify.records import EntailProbs, Status
 from sciverify.verify import verify
-from sciverify.verify.evidence import Span, relevance
+from sciverify.verify.evidence import Span, relevance, span_probs
 from sciverify.verify.parts import joint_span, split_parts
 from sciverify.verify.settings import VerifySettings, with_overrides
 
@@ -137,3 +137,27 @@ def test_a_name_only_the_papers_title_gives_is_no_gap() -> None:
         joined, "p1", "c1", "Screening in systematic reviews", 3, None, "result", True, 0.8
     )
     assert not _named_in_title(d, claim, other)
+
+
+def test_a_sentence_of_a_cited_paper_entails_from_the_joint_share() -> None:
+    # Claim from a labelled draft, sentence from the cited PDF (Inhaled PGE1 in neonates, p. 6).
+    claim = (
+        "Inhaled nitric oxide has transformed the care of newborns with hypoxemic respiratory "
+        "failure, yet 30 to 46% of infants do not show a sustained improvement."
+    )
+    sentence = (
+        "Inhaled nitric oxide (INO), a selective pulmonary vasodilator, has revolutionized the "
+        "treatment of respiratory failure in the newborn. However, there is lack of sustained "
+        "improvement in 30 to 46% of infants [1-4]."
+    )
+    cfg = VerifySettings()
+    rel = relevance(claim, sentence)
+    assert cfg.joint_min <= rel < cfg.lexical_entail_min
+    undecided = EntailProbs(0.2, 0.7, 0.1)  # the model reads the paraphrase as neutral
+    cited = span_probs(undecided, rel, cfg, 0.5, cited=True)
+    found = span_probs(undecided, rel, cfg, 0.5, cited=False)
+    assert cited.entailment >= cfg.thresholds.entail_min > found.entailment
+    # As one sentence, so across several: `joint_min` is the share a cited paper must state.
+    assert span_probs(undecided, cfg.joint_min - 0.01, cfg, 0.5, cited=True).entailment < (
+        cfg.thresholds.entail_min
+    )

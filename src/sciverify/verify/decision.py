@@ -396,6 +396,7 @@ def judge(
         check.probs = []
         for i, s in enumerate(check.spans):
             w = weight if i in model else 0.0
-            check.probs.append(span_probs(model.get(i, _NEUTRAL), s.relevance, cfg, w))
+            probs = span_probs(model.get(i, _NEUTRAL), s.relevance, cfg, w, cited=s.cited)
+            check.probs.append(probs)
         conclude(check, cfg)
     return [next(it) for _ in extra]

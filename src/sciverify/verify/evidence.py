@@ -174,17 +174,21 @@ def span_probs(
     cfg: VerifySettings,
     weight: float,
     *,
+    cited: bool = False,
     lexical_entails: bool | None = None,
 ) -> EntailProbs:
     """A sentence's probabilities for `verify`: the model's, blended with the lexical estimate
-    of its relevance `rel`; near-verbatim (`lexical_entail_min`, unless `lexical_entails` says)
-    entails."""
+    of its relevance `rel`. A sentence that states nearly all of the claim entails it, unless
+    `lexical_entails` says otherwise: from `lexical_entail_min`, or from `joint_min` in a
+    paper the draft cites (as several of its sentences do together, see `parts`)."""
+    if lexical_entails is None:
+        lexical_entails = rel >= (cfg.joint_min if cited else cfg.lexical_entail_min)
     return blend(
         model,
         lexical_probs(rel, cfg.thresholds),
         weight,
         contradiction_weight=cfg.contradiction_weight,
-        lexical_entails=rel >= cfg.lexical_entail_min if lexical_entails is None else lexical_entails,
+        lexical_entails=lexical_entails,
     )
 
 

@@ -170,7 +170,7 @@ def decide_parts(
         part.decision = decide(
             part.text,
             [
-                (s.text, span_probs(p, s.relevance, cfg, weight), s.relevance)
+                (s.text, span_probs(p, s.relevance, cfg, weight, cited=s.cited), s.relevance)
                 for s, p in zip(part.spans, raw, strict=True)
             ],
             thresholds=cfg.thresholds,
