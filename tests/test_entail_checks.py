@@ -1058,3 +1058,71 @@ def test_two_sides_compared_before_the_direction_word_can_be_swapped() -> None:
         "were more likely to have used SSS in the past."
     )
     assert check_comparatives(faithful, ev) == []
+
+
+def test_a_table_row_below_the_other_in_every_column_contradicts_outperformed() -> None:
+    # A Survey on GANs for Anomaly Detection, p. 7: Table 2 as PyMuPDF flattens it.
+    ev = (
+        "KDD Precision Recall F1-Score BiGAN/EGBAD 0.941174 0.956155 0.948605 "
+        "GANomaly 0.830256 0.841112 0.835648"
+    )
+    found = check_comparatives(
+        "On the KDD99 network intrusion data, GANomaly outperformed BiGAN/EGBAD, with higher "
+        "precision, recall and F1-score.",
+        ev,
+    )
+    assert [(f.check, f.effect) for f in found] == [("comparative", "contradict")]
+    assert found[0].evidence_text.startswith("GANomaly 0.83")
+    assert check_comparatives("On KDD99, BiGAN/EGBAD outperformed GANomaly.", ev) == []
+    assert check_comparatives("On KDD99, GANomaly had lower recall than BiGAN/EGBAD.", ev) == []
+    lower = check_comparatives("On KDD99, BiGAN/EGBAD had lower recall than GANomaly.", ev)
+    assert [f.effect for f in lower] == ["contradict"]
+    # Where lower is better, "outperformed" does not say which way the numbers go.
+    assert check_comparatives("GANomaly outperformed BiGAN/EGBAD in error 1.2 3.4", ev) == []
+
+
+def test_a_dash_ends_the_scope_of_a_negation() -> None:
+    # Bigtable, p. 4: "never split" says nothing against the three-level hierarchy.
+    ev = (
+        "The root tablet is just the first tablet in the METADATA table, but is treated "
+        "specially—it is never split—to ensure that the tablet location hierarchy has no more "
+        "than three levels."
+    )
+    claim = (
+        "Bigtable keeps tablet locations in a three-level hierarchy: the root tablet holds the "
+        "locations of all METADATA tablets."
+    )
+    assert [f for f in check_negation(claim, ev) if f.effect == "contradict"] == []
+    # Without the dashes the scope of "never" runs on into the tablet location.
+    undashed = ev.replace("—", " ")
+    assert [f.effect for f in check_negation(claim, undashed)] == ["contradict"]
+    assert [f.effect for f in check_negation(claim, ev.replace("—", " - "))] == []
+
+
+def test_shared_numbers_make_a_claim_related_enough_for_the_hedge_check() -> None:
+    # Ultra light bosonic dark matter and CMB, p. 3: few words in common, every number.
+    ev = (
+        "We show that a universe ULBDM-dominated (ΩB = 0.2) could be allowed for xB ∝105 and "
+        "τ between 0.05 and 0.19."
+    )
+    claim = (
+        "Varying the optical depth of reionization, the fits establish that a universe "
+        "dominated by ultra-light bosons (Ω_B = 0.2) is favoured by the CMB for x_B of order "
+        "10^5 and τ between 0.05 and 0.19."
+    )
+    found = check_hedging(claim, ev)
+    assert [(f.effect, f.evidence_text) for f in found] == [("partial", "could")]
+
+
+def test_would_after_a_stated_condition_is_no_hedge() -> None:
+    # Collaboration drives phase transitions towards cooperation, p. 4 (shortened).
+    ev = (
+        "If kmax is the degree of the player with most neighbours, the focal player and her "
+        "collaborator would unanimously choose action C when b exceeds the critical benefit."
+    )
+    claim = (
+        "The focal player and her collaborator choose action C when b exceeds the critical benefit."
+    )
+    assert check_hedging(claim, ev) == []
+    hedged = "The focal player and her collaborator would choose action C when b is large."
+    assert [f.effect for f in check_hedging(claim, hedged)] == ["partial"]

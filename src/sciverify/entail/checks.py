@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from sciverify.chunk import split_sentences
 from sciverify.entail import lexicon as lx
 from sciverify.entail.mentions import check_conditions, check_entities
-from sciverify.entail.quantities import check_numbers, parse_quantities
+from sciverify.entail.quantities import check_numbers, parse_quantities, related
 from sciverify.records import Finding
 
 __all__ = [
@@ -182,6 +182,18 @@ def negation_agrees(claim: str, evidence: str) -> bool:
 _AUX = frozenset(["is", "are", "was", "were", "be", "been", "being", "has", "have", "had"])
 
 
+# "If k is the degree ..., the player would choose C when ...": the consequence of a condition
+# the sentence states, as in a model or a proof; no hedge.
+_CONDITIONAL = re.compile(
+    r"\b(?:if|when|whenever|unless|provided|assuming|suppose)\b", re.IGNORECASE
+)
+
+
+def _after_condition(text: str, at: int) -> bool:
+    """A condition opens earlier in the sentence that `at` falls in."""
+    return bool(_CONDITIONAL.search(_sentence_before(text, at)))
+
+
 def _adjectival(ws: list[lx.Word], i: int) -> bool:
     """ "confirmed cases", "established risk factors", "suspected sepsis", "an associated cost":
     a label, not a claim of proof or a hedge; "it should be noted that": a turn of phrase."""
@@ -229,13 +241,18 @@ _NOT = frozenset(["not", "never", "neither", "nor"])
 _DISCOURSE = frozenset(["noted", "mentioned", "emphasized", "emphasised", "stressed", "pointed"])
 
 
-def _strength(text: str, *, strongest: bool) -> tuple[int, tuple[int, int] | None]:
-    """How strongly a text asserts, on the scale in `lexicon.HEDGE_LEVELS`, and the cue's span."""
+def _strength(
+    text: str, *, strongest: bool, whole: str | None = None
+) -> tuple[int, tuple[int, int] | None]:
+    """How strongly a text asserts, on the scale in `lexicon.HEDGE_LEVELS`, and the cue's span.
+    `whole` is the text before parts of it were blanked (same offsets)."""
     ws = lx.words(text)
     cues = [
         (lx.HEDGE_LEVEL[w.lower], (w.start, w.end))
         for i, w in enumerate(ws)
-        if w.lower in lx.HEDGE_LEVEL and not _adjectival(ws, i)
+        if w.lower in lx.HEDGE_LEVEL
+        and not _adjectival(ws, i)
+        and not (w.lower == "would" and _after_condition(whole or text, w.start))
     ]
     if not cues:
         return lx.ASSERTION_LEVEL, None
@@ -315,10 +332,10 @@ def _restated_clauses(claim: str, evidence: str) -> str:
 
 def check_hedging(claim: str, evidence: str) -> list[Finding]:
     """The claim states more certainty than the evidence does (may -> proves)."""
-    if lx.overlap(claim, evidence) < lx.RELATED_OVERLAP:
+    if not related(claim, evidence):
         return []
     c_level, c_span = _strength(claim, strongest=True)
-    e_level, e_span = _strength(_hedge_scope(claim, evidence), strongest=False)
+    e_level, e_span = _strength(_hedge_scope(claim, evidence), strongest=False, whole=evidence)
     if c_level <= e_level:
         return []
     c_word = claim[c_span[0] : c_span[1]] if c_span else "a plain assertion"
@@ -481,7 +498,81 @@ def check_comparatives(claim: str, evidence: str) -> list[Finding]:
                     )
                 )
                 break
+        else:
+            ranked = _table_rank(cue, claim, evidence)
+            if ranked is not None:
+                out.append(ranked)
     return out
+
+
+# A row of a table flattened into text: a label, then at least two numbers ("GANomaly 0.830256
+# 0.841112 0.835648").
+_TABLE_ROW = re.compile(
+    r"(?<![\w/+\-])(?P<label>[A-Za-z][\w/+\-]*[\w+])[∗*†‡]?(?:\s+\([^()]{1,20}\))?"
+    r"(?P<cells>(?:\s+[-+−]?\d+(?:\.\d+)?%?){2,})(?![\w.])"
+)
+_CELL = re.compile(r"[-+−]?\d+(?:\.\d+)?")
+# Measures where lower is better: "outperformed" and "better" say nothing about their sign.
+_LOWER_IS_BETTER = re.compile(
+    r"\b(?:errors?|loss(?:es)?|time|times|latency|runtime|perplexity|rmse|mae|mse|wer|cer|fid|"
+    r"distance|cost|seconds?|ms|memory)\b",
+    re.IGNORECASE,
+)
+_EVALUATIVE = ("outperform", "better", "superior", "beat", "surpass", "underperform", "worse")
+
+
+def _table_rows(evidence: str) -> dict[str, tuple[list[float], tuple[int, int]]]:
+    """The rows of a table flattened into the evidence, by label stem; a label seen twice, or
+    rows of different lengths, make no table."""
+    rows: dict[str, tuple[list[float], tuple[int, int]]] = {}
+    seen: set[str] = set()
+    for m in _TABLE_ROW.finditer(evidence):
+        key = lx.stem(m["label"])
+        cells = [float(c.replace("−", "-")) for c in _CELL.findall(m["cells"])]
+        if key in seen:
+            rows.pop(key, None)
+            continue
+        seen.add(key)
+        rows[key] = (cells, m.span())
+    if len({len(v[0]) for v in rows.values()}) != 1:
+        return {}
+    return rows
+
+
+def _table_rank(cue: _Cue, claim: str, evidence: str) -> Finding | None:
+    """ "A outperformed B" or "A had higher scores than B" against a table flattened into the
+    evidence where A's row is below B's in every column (or above, for "lower")."""
+    if not cue.right:
+        return None
+    rows = _table_rows(evidence)
+    if len(rows) < 2:
+        return None
+    a = [k for k in rows if k in (cue.left | cue.before) - cue.right]
+    b = [k for k in rows if k in cue.right - cue.left]
+    if len(a) != 1 or len(b) != 1:
+        return None
+    said = claim[cue.span[0] : cue.span[1]]
+    if said.lower().startswith(_EVALUATIVE) and (
+        _LOWER_IS_BETTER.search(claim) or _LOWER_IS_BETTER.search(evidence)
+    ):
+        return None  # which way is better is not said
+    (mine, span), (theirs, _) = rows[a[0]], rows[b[0]]
+    if cue.direction > 0 and all(x < y for x, y in zip(mine, theirs, strict=True)):
+        relation = "below"
+    elif cue.direction < 0 and all(x > y for x, y in zip(mine, theirs, strict=True)):
+        relation = "above"
+    else:
+        return None
+    return lx.finding(
+        "comparative",
+        "contradict",
+        f"the claim says {said!r}, but in the evidence's table its row is {relation} the "
+        "other in every column",
+        claim,
+        evidence,
+        cue.span,
+        span,
+    )
 
 
 _OBJECT_VERBS = ("outperform", "exceed", "surpass", "beat", "underperform")

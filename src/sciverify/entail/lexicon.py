@@ -39,6 +39,21 @@ STOPWORDS = frozenset(
     )
 )
 
+# Words that frame a statement rather than state it: connectives and the words a summary uses
+# to report a paper ("the authors therefore argue that ..."). A paper's sentence need not
+# repeat them to state the claim.
+FRAMING = frozenset(
+    split_words(
+        """
+        however therefore thus hence moreover furthermore nonetheless nevertheless yet since
+        together indeed instead accordingly consequently although though overall finally
+        authors author colleagues coworkers researchers investigators
+        report reports reported describe describes described argue argues argued note notes
+        noted present presents presented conclude concludes concluded
+        """
+    )
+)
+
 # Cues whose scope runs forward ("did not reduce X") ...
 NEGATION_PREFIX = split_words(
     """
@@ -269,7 +284,9 @@ def run(text: str, ws: list[Word], i: int, step: int, limit: int = 7) -> list[Wo
         if not 0 <= k < len(ws):
             break
         gap = text[min(ws[j].end, ws[k].end) : max(ws[j].start, ws[k].start)]
-        if re.search(r"[,;:.()]", gap) or ws[k].lower in SCOPE_BREAKERS:
+        # A dash sets off a clause ("it is never split—to ensure that ..."); a hyphen or en
+        # dash inside a word or range does not.
+        if re.search(r"[,;:.()—]|\s[-–]\s", gap) or ws[k].lower in SCOPE_BREAKERS:
             break
         out.append(ws[k])
         j = k

@@ -734,3 +734,21 @@ def _check_n(q: Quantity, ev: list[Quantity], claim: str, evidence: str) -> Find
         evidence,
         q.span,
     )
+
+
+def related(claim: str, evidence: str) -> bool:
+    """Claim and evidence talk about the same thing: they share enough content words, or, for a
+    claim with numbers, enough words and numbers together (numbers weigh 0.3, as in `verify`'s
+    relevance): "the fits establish that a universe dominated by ultra-light bosons (Ω_B = 0.2) is
+    favoured for x_B of order 10^5 and τ between 0.05 and 0.19" shares few words with "a universe
+    ULBDM-dominated (ΩB = 0.2) could be allowed for xB ∝105 and τ between 0.05 and 0.19"."""
+    share = lx.overlap(claim, evidence)
+    if share >= lx.RELATED_OVERLAP:
+        return True
+    nums = [(q.value, q.decimals) for q in parse_quantities(claim)]
+    if not nums:
+        return False
+    ev = [(q.value, q.decimals) for q in parse_quantities(evidence)]
+    ev += [(v, 0) for v in flattened_powers(evidence)]
+    matched = sum(1 for v, d in nums if any(same_number(v, w, d, dw) for w, dw in ev))
+    return 0.7 * share + 0.3 * matched / len(nums) >= lx.RELATED_OVERLAP

@@ -100,13 +100,37 @@ def relevance(claim: str, text: str, context: frozenset[str] = frozenset()) -> f
     A claim word found only in `context` (the stems of the chunk and its paper's title) counts
     half: the sentence is read as part of its passage, as a reader would.
     """
-    return _coverage(claim, _stems(text), _values(text), context)
+    return _coverage(claim, _pool(text), _values(text), context)
 
 
 def joint_relevance(claim: str, texts: Sequence[str]) -> float:
     """`relevance` of the sentences `texts` read together (as if joined by spaces)."""
-    stems = frozenset().union(*(_stems(t) for t in texts))
+    stems = frozenset().union(*(_pool(t) for t in texts))
     return _coverage(claim, stems, tuple(v for t in texts for v in _values(t)))
+
+
+@functools.lru_cache(maxsize=20000)
+def _pool(text: str) -> frozenset[str]:
+    """The stems a text offers a claim: its content stems, the parts of its hyphenated words
+    and those parts run together ("Robot-Reviewer": robot, reviewer, robotreviewer)."""
+    out = set(_stems(text))
+    for w in lx.words(text):
+        parts = lx.hyphen_parts(w.text)
+        if parts:
+            out.update(parts)
+            out.add(lx.stem(w.lower.replace("-", "")))
+    return frozenset(out)
+
+
+@functools.lru_cache(maxsize=20000)
+def _units(text: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """The content stems a sentence must state to state the claim (no framing words), each
+    with the parts of its word when hyphenated."""
+    seen: dict[str, tuple[str, ...]] = {}
+    for w in lx.words(text):
+        if lx.is_content(w) and w.lower not in lx.FRAMING and w.stem not in seen:
+            seen[w.stem] = tuple(lx.hyphen_parts(w.text))
+    return tuple(seen.items()) or tuple((s, ()) for s in sorted(_stems(text)))
 
 
 def _coverage(
@@ -117,14 +141,21 @@ def _coverage(
 ) -> float:
     from sciverify.entail.quantities import same_number
 
-    c = _stems(claim)
+    c = _units(claim)
     if not c:
         return 0.0
 
-    def found(s: str, pool: frozenset[str]) -> bool:
-        return s in pool or (len(s) >= 6 and any(t[:6] == s[:6] for t in pool))
+    def found(s: str, parts: tuple[str, ...], pool: frozenset[str]) -> bool:
+        # "risk-of-bias" is found in "risk of bias", "full text" in "full-text".
+        return (
+            s in pool
+            or (len(s) >= 6 and any(t[:6] == s[:6] for t in pool))
+            or (bool(parts) and all(p in pool for p in parts))
+        )
 
-    hits = sum(1.0 if found(s, e) else 0.5 if context and found(s, context) else 0.0 for s in c)
+    hits = sum(
+        1.0 if found(s, p, e) else 0.5 if context and found(s, p, context) else 0.0 for s, p in c
+    )
     cover = hits / len(c)
     nums = _values(claim)
     if not nums:
@@ -276,7 +307,7 @@ def spans_of(claim: str, hits: list[tuple[Any, bool]], seen: set[str]) -> list[S
         if hit.chunk_id in seen:
             continue
         seen.add(hit.chunk_id)
-        context = _stems(f"{hit.title or ''} {hit.text}")
+        context = _pool(f"{hit.title or ''} {hit.text}")
         singles: dict[str, float] = {}
         for text, is_pair in _windows(hit.text):
             rel = relevance(claim, text, context)
