@@ -90,7 +90,12 @@ class _WithVerify:
 
 
 def run(
-    corpus: Path, claims_file: Path, limit: int | None, partial: str, overrides: dict[str, Any]
+    corpus: Path,
+    claims_file: Path,
+    limit: int | None,
+    partial: str,
+    overrides: dict[str, Any],
+    claims_out: Path | None = None,
 ) -> dict[str, Any]:
     import sciverify as sv
     from sciverify.entail import load_entailer
@@ -133,6 +138,11 @@ def run(
                 hits += bool(docs) and docs[0] in gold_docs
                 any_hits += any(d in gold_docs for d in docs)
     split = _splits(claims)
+    if claims_out is not None:
+        with claims_out.open("w", encoding="utf-8") as fh:
+            for (gold, pred), c in zip(pairs, claims, strict=True):
+                row = {"id": c["id"], "split": split[int(c["id"])], "gold": gold, "got": pred}
+                fh.write(json.dumps({**row, "claim": c["claim"]}) + "\n")
     by_split = {
         name: _scores(
             [pr for pr, c in zip(pairs, claims, strict=True) if split[int(c["id"])] == name]
@@ -186,11 +196,21 @@ def main() -> None:
         metavar="KEY=VALUE",
         help="override a VerifySettings number, e.g. contradiction_weight=0.6",
     )
+    parser.add_argument(
+        "--claims-out", type=Path, default=None, help="write each claim's gold and predicted label"
+    )
     args = parser.parse_args()
     overrides = {k: float(v) for k, v in (item.split("=", 1) for item in args.set)}
     scifact = args.corpora / "scifact"
     ensure_corpus(args.corpus, scifact / "beir" / "corpus.jsonl.gz")
-    report = run(args.corpus, scifact / "claims_train.jsonl", args.limit, args.partial, overrides)
+    report = run(
+        args.corpus,
+        scifact / "claims_train.jsonl",
+        args.limit,
+        args.partial,
+        overrides,
+        args.claims_out,
+    )
     print(json.dumps(report, indent=2))
 
 

@@ -1126,3 +1126,18 @@ def test_would_after_a_stated_condition_is_no_hedge() -> None:
     assert check_hedging(claim, ev) == []
     hedged = "The focal player and her collaborator would choose action C when b is large."
     assert [f.effect for f in check_hedging(claim, hedged)] == ["partial"]
+
+
+def test_a_claim_may_round_a_number_but_not_add_digits_to_it() -> None:
+    # Datta et al. (Complications related to DVT prophylaxis in trauma), p. 4.
+    ev = "Failed retrieval rates in trauma patients are reported between 0% and 4%."
+    rounded = check_numbers("Failed retrieval rates in trauma patients reach up to 4%.", ev)
+    assert [f.effect for f in rounded] == ["ok"]
+    invented = check_numbers("Failed retrieval rates in trauma patients reach 3.9%.", ev)
+    assert invented and invented[0].effect != "ok"
+    precise = "The failed retrieval rate is calculated to be 2.84%."
+    assert [f.effect for f in check_numbers("The failed retrieval rate is 2.8%.", precise)] == [
+        "ok"
+    ]
+    # An equation number "(1)" states no 0.9.
+    assert check_numbers("The random index is 0.9.", "(1) CI = (4.54 – 4) /3")[0].effect != "ok"

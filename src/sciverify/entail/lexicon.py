@@ -45,11 +45,11 @@ STOPWORDS = frozenset(
 FRAMING = frozenset(
     split_words(
         """
-        however therefore thus hence moreover furthermore nonetheless nevertheless yet since
-        together indeed instead accordingly consequently although though overall finally
-        authors author colleagues coworkers researchers investigators
-        report reports reported describe describes described argue argues argued note notes
-        noted present presents presented conclude concludes concluded
+        however therefore thus hence moreover furthermore nonetheless nevertheless yet
+        together indeed accordingly consequently although though
+        authors author colleagues coworkers
+        describe describes described argue argues argued conclude concludes concluded
+        report reports reported
         """
     )
 )

@@ -344,8 +344,10 @@ def _clause_head(s: str) -> str:
 
 
 def same_number(a: float, b: float, dec_a: int, dec_b: int) -> bool:
-    """Equal at the precision of the less precise of the two (12.5 matches 12.46)."""
-    tol = 0.5 * 10.0 ** (-min(dec_a, dec_b))
+    """The claim's `a` states the evidence's `b`: `b` rounds to `a` at the claim's precision.
+    A claim may round (12.5 states 12.46) but not add digits the evidence lacks: 3.9 does not
+    state 4, nor 4.2 (an invented decimal); 4.0 does."""
+    tol = 0.5 * 10.0 ** (-dec_a)
     if abs(a) >= 1e4 or (0 < abs(a) < 1e-3):  # scientific notation: compare relatively
         return abs(a - b) <= 0.005 * max(abs(a), abs(b))
     return abs(a - b) <= tol + 1e-12

@@ -115,11 +115,36 @@ def _pool(text: str) -> frozenset[str]:
     and those parts run together ("Robot-Reviewer": robot, reviewer, robotreviewer)."""
     out = set(_stems(text))
     for w in lx.words(text):
-        parts = lx.hyphen_parts(w.text)
-        if parts:
-            out.update(parts)
+        if _parts(w.text):
             out.add(lx.stem(w.lower.replace("-", "")))
     return frozenset(out)
+
+
+# A hyphenated word that opens on one of these is one word: "pro-inflammatory" is not "pro"
+# and "inflammatory", "non-teaching" not "teaching".
+_BOUND_PREFIXES = frozenset(
+    lx.split_words(
+        """
+        anti pro non pre post co re de un multi sub inter intra over under self semi counter
+        cross hyper hypo micro macro mono poly bi tri extra ultra trans meta neo
+        """
+    )
+)
+
+
+def _parts(word: str) -> tuple[str, ...]:
+    """The parts of a hyphenated word that stand for it when written apart ("risk-of-bias":
+    risk, bias); none for a prefix ("anti-tumour") or a name with a number ("IL-6")."""
+    pieces = word.lower().split("-")
+    if pieces[0] in _BOUND_PREFIXES or any(p[:1].isdigit() for p in pieces):
+        return ()
+    return tuple(lx.hyphen_parts(word))
+
+
+# "Datta and colleagues", "Larsen et al.": the summary names the authors, the paper does not.
+_AUTHOR = re.compile(
+    r"\b[A-Z][\w'’-]+(?=\s+(?:et al\b|and (?:colleagues|co-?workers|co-?authors)\b))"
+)
 
 
 @functools.lru_cache(maxsize=20000)
@@ -127,9 +152,11 @@ def _units(text: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
     """The content stems a sentence must state to state the claim (no framing words), each
     with the parts of its word when hyphenated."""
     seen: dict[str, tuple[str, ...]] = {}
+    authors = {m.start() for m in _AUTHOR.finditer(text)}
     for w in lx.words(text):
-        if lx.is_content(w) and w.lower not in lx.FRAMING and w.stem not in seen:
-            seen[w.stem] = tuple(lx.hyphen_parts(w.text))
+        if w.start in authors or not lx.is_content(w) or w.lower in lx.FRAMING:
+            continue
+        seen.setdefault(w.stem, _parts(w.text))
     return tuple(seen.items()) or tuple((s, ()) for s in sorted(_stems(text)))
 
 
