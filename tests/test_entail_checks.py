@@ -1141,3 +1141,31 @@ def test_a_claim_may_round_a_number_but_not_add_digits_to_it() -> None:
     ]
     # An equation number "(1)" states no 0.9.
     assert check_numbers("The random index is 0.9.", "(1) CI = (4.54 – 4) /3")[0].effect != "ok"
+
+
+def test_a_group_named_with_another_prefix_of_its_set_is_a_changed_population() -> None:
+    # Split Sex Ratios in Perennial Social Hymenoptera, p. 2 (the claim swaps the form).
+    ev = (
+        "Our focal organism will be the monogyne form of the fire ant. In the polygyne form of "
+        "Formica exsecta, the need for replacement queens seems to be the main factor favoring "
+        "gyne-biased sex ratios."
+    )
+    claim = (
+        "In the monogyne form of Formica exsecta, the need for replacement queens appears to be "
+        "the main factor favouring gyne-biased sex ratios."
+    )
+    found = [f for f in check_entities(claim, ev) if f.effect != "ok"]
+    assert [(f.effect, f.claim_text, f.evidence_text) for f in found] == [
+        ("partial", "monogyne", "polygyne")
+    ]
+    faithful = claim.replace("monogyne", "polygyne")
+    assert [f for f in check_entities(faithful, ev) if f.effect != "ok"] == []
+    # A word that merely starts like a prefix ("interaction" / "action") is no swap.
+    assert check_entities("The interaction was strong.", "The action was strong.") == []
+
+
+def test_a_ratio_is_stated_only_as_a_ratio() -> None:
+    # Bigtable, p. 7, with a row of its Table 2 (a bare 7 among the cells).
+    ev = "Gzip reductions of 3-to-1 or 4-to-1 on HTML pages. Yes 8 7 2 33% Yes 9 8 3 0%"
+    found = check_numbers("The scheme achieved a 7-to-1 reduction, against Gzip's 3-to-1.", ev)
+    assert [(f.claim_text, f.effect) for f in found] == [("7-to-1", "partial"), ("3-to-1", "ok")]

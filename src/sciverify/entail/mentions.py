@@ -152,14 +152,18 @@ def _identifier_present(
     if any(f.startswith(key) and len(f) == len(key) + 1 for f in ev_forms):  # FOXO3 / FOXO3A
         return True
     # A citation superscript that the PDF's text layer glued on: "SELFIES106" for SELFIES [106].
-    if len(key) >= 4 and key[-1].isalpha() and any(
-        re.fullmatch(rf"{re.escape(key)}\d{{1,3}}", f) for f in ev_forms
+    if (
+        len(key) >= 4
+        and key[-1].isalpha()
+        and any(re.fullmatch(rf"{re.escape(key)}\d{{1,3}}", f) for f in ev_forms)
     ):
         return True
     # A footnote marker glued on in front ("2PDFs store text" for PDFs), or a number glued to
     # its unit ("4GB of RAM" for GB).
     if singular[0].isalpha() and any(
-        re.fullmatch(rf"\d{{1,2}}{re.escape(form)}", f) for form in (key, singular) for f in ev_forms
+        re.fullmatch(rf"\d{{1,2}}{re.escape(form)}", f)
+        for form in (key, singular)
+        for f in ev_forms
     ):
         return True
     if said.isupper() and re.search(rf"\d(?:\.\d+)?{re.escape(said)}\b", evidence):
@@ -228,7 +232,76 @@ def check_entities(claim: str, evidence: str) -> list[Finding]:
                     span,
                 )
             )
+    return out + _prefix_swaps(claim, evidence)
+
+
+# Prefixes that name another group or setting of the same thing: "monogyne" / "polygyne",
+# "intracellular" / "extracellular", "preoperative" / "postoperative".
+_PREFIX_SETS = tuple(
+    tuple(group.split("/"))
+    for group in lx.split_words(
+        "mono/poly/multi/uni/bi/oligo hyper/hypo/normo intra/extra/inter pre/post/peri/ante "
+        "endo/exo/ecto homo/hetero over/under sub/supra micro/macro"
+    )
+)
+_PREFIX_WORD = re.compile(r"[A-Za-z][a-z]+(?:-[a-z]+)*")
+
+
+def _prefix_swaps(claim: str, evidence: str) -> list[Finding]:
+    """A claim word that the evidence writes with another prefix of its set: the claim names
+    another group ("monogyne" where the evidence has "polygyne"). It counts where the evidence
+    never writes the claim's word, or writes the other one before the same words ("polygyne
+    form of Formica exsecta") and the claim's one only elsewhere."""
+    ev = _prefixed_words(evidence)
+    out = []
+    for word, span, after in _prefixed_words(claim):
+        if len(word) < 7:
+            continue
+        mine = [a for w, _, a in ev if w == word]
+        if after in mine:
+            continue
+        swaps = [
+            (w, sp)
+            for w, sp, a in ev
+            if w != word and w in _swapped_forms(word) and (not mine or a == after)
+        ]
+        if swaps:
+            e_span = swaps[0][1]
+            out.append(
+                lx.finding(
+                    "entity",
+                    "partial",
+                    f"the claim says {claim[span[0] : span[1]]!r} where the evidence says "
+                    f"{evidence[e_span[0] : e_span[1]]!r}",
+                    claim,
+                    evidence,
+                    span,
+                    e_span,
+                )
+            )
     return out
+
+
+def _prefixed_words(text: str) -> list[tuple[str, tuple[int, int], tuple[str, ...]]]:
+    """Each word (lower case), its span and the two content words after it."""
+    found = [(m.group().lower(), m.span()) for m in _PREFIX_WORD.finditer(text)]
+    out = []
+    for i, (w, span) in enumerate(found):
+        after = tuple(x for x, _ in found[i + 1 : i + 6] if x not in lx.STOPWORDS)[:2]
+        out.append((w, span, after))
+    return out
+
+
+def _swapped_forms(word: str) -> set[str]:
+    """The word with each other prefix of its set ("monogyne": polygyne, poly-gyne, ...)."""
+    forms: set[str] = set()
+    for group in _PREFIX_SETS:
+        mine = next((p for p in group if word.startswith(p)), None)
+        rest = word[len(mine) :].lstrip("-") if mine else ""
+        if len(rest) < 4:
+            continue
+        forms.update(f"{other}{sep}{rest}" for other in group if other != mine for sep in ("", "-"))
+    return forms
 
 
 def _rival(

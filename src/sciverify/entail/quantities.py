@@ -466,6 +466,8 @@ def _check_value(
         return lx.finding("number", effect, msg, claim, evidence, q.span, e.span if e else None)
 
     exact = [e for e in ev if _same_values(q, e)] or _as_range_end(q, ev)
+    # A ratio ("7-to-1", "7:1") is written as one; a bare 7 in a table is no ratio.
+    exact = [e for e in exact if (q.unit == "ratio") == (e.unit == "ratio")]
     agreeing = sorted(
         (e for e in exact if _units_agree(q.unit, e.unit)),
         key=lambda e: -len(q.context & e.context),

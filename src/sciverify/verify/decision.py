@@ -153,6 +153,8 @@ def _named_by_source(f: Any, check: ClaimCheck) -> bool:
     span = check.deciding
     if f.check not in ("entity", "number") or f.effect != "partial" or span is None:
         return False
+    if f.check == "entity" and f.evidence_span is not None:
+        return False  # not left out but swapped: "monogyne" where the sentence has "polygyne"
     from sciverify.entail.mentions import check_entities
     from sciverify.entail.quantities import check_numbers
 

@@ -415,5 +415,7 @@ def _named_in_title(d: Decision, claim: str, joint: Span) -> bool:
     gaps = [f for f in d.findings if f.effect == "partial"]
     if not gaps or not joint.title or any(f.check != "entity" for f in gaps):
         return False
+    if any(f.evidence_span is not None for f in gaps):
+        return False  # a name swapped for another ("monogyne" / "polygyne"), not left out
     missing = {g.claim_text for g in check_entities(claim, joint.title)}
     return all(f.claim_text not in missing for f in gaps)
