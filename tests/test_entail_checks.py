@@ -1169,3 +1169,31 @@ def test_a_ratio_is_stated_only_as_a_ratio() -> None:
     ev = "Gzip reductions of 3-to-1 or 4-to-1 on HTML pages. Yes 8 7 2 33% Yes 9 8 3 0%"
     found = check_numbers("The scheme achieved a 7-to-1 reduction, against Gzip's 3-to-1.", ev)
     assert [(f.claim_text, f.effect) for f in found] == [("7-to-1", "partial"), ("3-to-1", "ok")]
+
+
+def test_records_that_indicate_a_figure_report_it() -> None:
+    # Recruiting smokers into the EARS trial, p. 3.
+    ev = (
+        "Local data indicated that smoking prevalence among adults was over 40%, and the location "
+        "had generally poor health."
+    )
+    claim = "Adult smoking prevalence in the area was over 40% and the location had poor health."
+    assert check_hedging(claim, ev) == []
+    hedged = "These results indicated that smoking prevalence among adults was over 40%."
+    assert [f.effect for f in check_hedging(claim, hedged)] == ["partial"]
+
+
+def test_a_strong_word_the_evidence_uses_too_is_no_overclaim() -> None:
+    # Morphological instability of an invasive active-passive interface, p. 5.
+    ev = (
+        "The linear stability analysis of the dynamical field equations for small perturbations "
+        "reveals that short-wavelength instabilities are always stable because of surface "
+        "tension regardless of the matrix properties."
+    )
+    claim = (
+        "The linear stability analysis shows that surface tension always stabilises "
+        "short-wavelength perturbations, whatever the matrix properties."
+    )
+    assert check_hedging(claim, ev) == []
+    proved = claim.replace("shows", "proves")
+    assert [f.claim_text for f in check_hedging(proved, ev)] == ["proves"]

@@ -221,9 +221,17 @@ def _adjectival(ws: list[lx.Word], i: int) -> bool:
             or before in _FIRMLY
             or (before in _AUX and prev2 in ("it", "now", "been"))
         )
+    if w in ("indicate", "indicates", "indicated"):
+        # "Local data indicated that ...": records report a figure; no hedge.
+        return before in _RECORDS
     if w not in ("confirmed", "suspected"):
         return False
     return before not in _AUX and after != "that"
+
+
+_RECORDS = frozenset(
+    lx.split_words("data records statistics figures census registry registries surveys")
+)
 
 
 _FIRMLY = frozenset(
@@ -335,9 +343,12 @@ def check_hedging(claim: str, evidence: str) -> list[Finding]:
     if not related(claim, evidence):
         return []
     c_level, c_span = _strength(claim, strongest=True)
-    e_level, e_span = _strength(_hedge_scope(claim, evidence), strongest=False, whole=evidence)
+    scope = _hedge_scope(claim, evidence)
+    e_level, e_span = _strength(scope, strongest=False, whole=evidence)
     if c_level <= e_level:
         return []
+    if c_span and claim[c_span[0] : c_span[1]].lower() in {w.lower for w in lx.words(scope)}:
+        return []  # the evidence says it too: "always stable ... regardless of"
     c_word = claim[c_span[0] : c_span[1]] if c_span else "a plain assertion"
     e_word = evidence[e_span[0] : e_span[1]] if e_span else "a plain assertion"
     return [
