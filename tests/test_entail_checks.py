@@ -1197,3 +1197,11 @@ def test_a_strong_word_the_evidence_uses_too_is_no_overclaim() -> None:
     assert check_hedging(claim, ev) == []
     proved = claim.replace("shows", "proves")
     assert [f.claim_text for f in check_hedging(proved, ev)] == ["proves"]
+
+
+def test_british_and_american_spellings_share_a_stem() -> None:
+    from sciverify.entail.lexicon import stem
+
+    assert stem("labelled") == stem("labeled") == stem("labels")
+    assert stem("modelling") == stem("modeling") == stem("model")
+    assert stem("spelled") == stem("spell")  # a short "-ell" verb keeps its double l

@@ -482,7 +482,6 @@ def test_a_block_mixing_two_real_abstracts_splits_between_them_with_the_real_mod
     assert len(segment(" ".join(rna), embed=embed).paragraphs) == 1
 
 
-
 def _conclude_on(
     text: str, spans: list[tuple[str, str, object]], relevance: float = 0.8, cited: bool = False
 ) -> object:
@@ -541,10 +540,14 @@ def test_a_claim_joining_two_sentences_of_a_paper_is_not_contradicted_by_one() -
     assert _conclude_on(text.replace("98", "89"), spans).status == "contradicted"
 
 
-def test_a_sentence_with_the_claims_exact_value_is_related_even_when_retrieval_ranks_it_low() -> None:
+def test_a_sentence_with_the_claims_exact_value_is_related_even_when_retrieval_ranks_it_low() -> (
+    None
+):
     # Postgrad Med J 2010 (H pylori and iron deficiency anaemia), p. 5; the SD is invented.
     ev = "the WMD of SF was 10.05 mg/l (95% CI 5.48 to 14.63 mg/l, p<0.00001)."
-    text = "For serum ferritin, the WMD of SF was 10.05 mg/l (SD 3.2 mg/l) in favour of eradication."
+    text = (
+        "For serum ferritin, the WMD of SF was 10.05 mg/l (SD 3.2 mg/l) in favour of eradication."
+    )
     low = _conclude_on(text, [(ev, "Iron deficiency anaemia", UNRELATED)], relevance=0.5)
     assert low.status == "partially_supported" and low.deciding is not None
     # Without the exact value the same low-ranked sentence says nothing about the claim.
@@ -587,3 +590,9 @@ def test_a_semicolon_joins_two_claims_when_the_second_has_a_past_tense_verb() ->
     # After a comma the closed verb list still decides: "adjusted" alone is not a finding.
     listed = "Hazard ratios were reported for each group, and the models adjusted for age and sex."
     assert split_clauses(listed) == [(0, len(listed))]
+
+
+def test_a_bracketed_interval_is_no_numeric_citation() -> None:
+    # A labelled draft: "noise levels varied at random over σ = [0, 100]".
+    text = "Noise levels varied over σ = [0, 100], as the earlier work [3, 4] did; x ∈ [2, 5]."
+    assert [c.keys for c in find_citations(text)] == [("3", "4")]

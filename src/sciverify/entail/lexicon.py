@@ -187,6 +187,8 @@ def stem(word: str) -> str:
     for suffix, repl in (("ies", "y"), ("ing", ""), ("ed", ""), ("es", ""), ("s", ""), ("ly", "")):
         if w.endswith(suffix) and len(w) - len(suffix) >= 4:
             w = w[: len(w) - len(suffix)] + repl
+            if suffix in ("ing", "ed") and w.endswith("ell") and len(w) >= 6:
+                w = w[:-1]  # "labelled", "modelling": British spelling of "labeled", "modeling"
             break
     # "improve" / "improved" / "improves" all end up as "improv".
     return w[:-1] if w.endswith("e") and len(w) > 4 else w

@@ -21,6 +21,7 @@ from sciverify.errors import InputError
 
 _PANDOC = re.compile(r"\[((?:[^\[\]@]*?[\s;-])?-?@\w[^\[\]]*)\](?!\()")
 _PANDOC_KEY = re.compile(r"(?<![\w@])-?@([\w][\w:.#$%&+?<>~/-]*)")
+_INTERVAL_BEFORE = re.compile(r"[=∈≤≥<>]\s*$")
 _NUMERIC = re.compile(r"(?<!\!)\[(\d{1,4}(?:\s*[-–,]\s*\d{1,4})*)\](?!\()")
 _YEAR = r"(?:19|20)\d{2}[a-z]?"
 _PAREN = re.compile(rf"\(([^()]{{0,300}}?\b{_YEAR}(?:[,:]\s*(?:pp?\.\s*)?\d+(?:[-–]\d+)?)?)\)")
@@ -115,6 +116,9 @@ def find_citations(text: str, base: int = 0) -> list[Citation]:
     for m in _PANDOC.finditer(text):
         add("pandoc", m, tuple(k.rstrip(".,:;") for k in _PANDOC_KEY.findall(m.group(1))))
     for m in _NUMERIC.finditer(text):
+        numbers = re.findall(r"\d+", m.group(1))
+        if _INTERVAL_BEFORE.search(text, 0, m.start()) or any(int(n) == 0 for n in numbers):
+            continue  # "σ = [0, 100]": an interval, not references (they count from 1)
         add("numeric", m, _expand_numbers(m.group(1)))
     for m in _NARRATIVE.finditer(text):
         first = m.group("names").split()[0].lower()
