@@ -1205,3 +1205,15 @@ def test_british_and_american_spellings_share_a_stem() -> None:
     assert stem("labelled") == stem("labeled") == stem("labels")
     assert stem("modelling") == stem("modeling") == stem("model")
     assert stem("spelled") == stem("spell")  # a short "-ell" verb keeps its double l
+
+
+def test_no_serious_events_is_not_denied_by_events_of_unstated_severity() -> None:
+    # Inhaled PGE1 in neonates, p. 15.
+    ev = (
+        "Two adverse events were reported during the study and nether was attributed to the "
+        "study aerosol."
+    )
+    assert check_negation("No serious adverse events were reported.", ev) == []
+    assert [f.effect for f in check_negation("No adverse events were reported.", ev)] == [
+        "contradict"
+    ]

@@ -148,6 +148,8 @@ def check_negation(claim: str, evidence: str) -> list[Finding]:
         if hit is None:
             return []
         e_span, c_span = hit
+        if _narrower(e_neg, e_span, claim):
+            return []
         negated = evidence[e_span[0] : e_span[1]]
         if _NOT_AS.match(negated) and _THAN.search(claim):
             return []  # "not as fast as V8" is "slower than V8": the comparative check's call
@@ -157,12 +159,40 @@ def check_negation(claim: str, evidence: str) -> list[Finding]:
         if hit is None:
             return []
         c_span, e_span = hit
+        if _narrower(c_neg, c_span, evidence):
+            return []
         if _POSSIBLE.search(evidence[max(0, e_span[0] - 40) : e_span[1]]):
             return []  # "had the potential to alter" is no finding that it altered
         if _NOT_AS.match(claim[c_span[0] : c_span[1]]) and _THAN.search(evidence):
             return []
         message = f"the claim negates {claim[c_span[0] : c_span[1]]!r}, the evidence asserts it"
     return [lx.finding("negation", "contradict", message, claim, evidence, c_span, e_span)]
+
+
+def _narrower(
+    scopes: list[tuple[tuple[int, int], set[str], list[lx.Word]]],
+    span: tuple[int, int],
+    other: str,
+) -> bool:
+    """The negation denies a narrower class than the other side asserts: its first word is a
+    qualifier the other side never uses ("no serious adverse events" against "two adverse
+    events were reported")."""
+    scope = next((words for sp, _, words in scopes if sp == span), [])
+    if len(scope) < 2 or scope[0].lower not in _QUALIFIERS:
+        return False
+    stems = {w.stem for w in lx.words(other)}
+    return scope[0].stem not in stems and scope[1].stem in stems
+
+
+# Adjectives that narrow what a "no" denies: "no serious adverse events".
+_QUALIFIERS = frozenset(
+    lx.split_words(
+        """
+        serious severe major grave fatal life-threatening unexpected unanticipated long-term
+        lasting permanent clinically clinical meaningful relevant substantial additional
+        """
+    )
+)
 
 
 def negation_agrees(claim: str, evidence: str) -> bool:
