@@ -1217,3 +1217,14 @@ def test_no_serious_events_is_not_denied_by_events_of_unstated_severity() -> Non
     assert [f.effect for f in check_negation("No adverse events were reported.", ev)] == [
         "contradict"
     ]
+
+
+def test_a_count_the_paper_spells_out_matches_the_claims_digits() -> None:
+    # Inhaled PGE1 in neonates, p. 11, as the summary writes it.
+    ev = "During the study period, 46 infants were screened at eight sites; fourteen met criteria."
+    found = check_numbers("Of 46 infants screened at 8 sites, 14 met the criteria.", ev)
+    assert [(f.claim_text, f.effect) for f in found] == [("46", "ok"), ("8", "ok"), ("14", "ok")]
+    changed = check_numbers("Of 46 infants screened at 9 sites, 14 met the criteria.", ev)
+    assert [f.effect for f in changed if f.claim_text == "9"] != ["ok"]
+    # Only the evidence is read this way: the claim's "one of the" is no number to find.
+    assert check_numbers("This is one of the sites.", "These are the sites.") == []

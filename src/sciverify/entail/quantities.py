@@ -381,6 +381,7 @@ def check_numbers(claim: str, evidence: str) -> list[Finding]:
     """Numbers, units, percentages, p-values, CIs and sample sizes of the claim vs the evidence."""
     evidence = _closed_thousands(claim, evidence)
     ev = parse_quantities(evidence)
+    ev += [w for w in spelled_counts(evidence) if all(not _overlaps(w.span, e.span) for e in ev)]
     claimed = parse_quantities(claim)
     # A spread the evidence gives none of ("-437 ± 9" against a table's "-437") is invented;
     # matched against the evidence's other numbers it would pass as any "9" there.
@@ -417,6 +418,48 @@ def check_numbers(claim: str, evidence: str) -> list[Finding]:
     return out
 
 
+_SPELLED = {
+    w: float(i)
+    for i, w in enumerate(
+        lx.split_words(
+            """zero one two three four five six seven eight nine ten eleven twelve thirteen
+            fourteen fifteen sixteen seventeen eighteen nineteen twenty"""
+        )
+    )
+} | {
+    w: 10.0 * i
+    for i, w in enumerate(lx.split_words("thirty forty fifty sixty seventy eighty ninety"), 3)
+}
+_SPELLED_COUNT = re.compile(
+    rf"\b(?P<tens>{'|'.join(k for k, v in _SPELLED.items() if v >= 20)})-"
+    rf"(?P<ones>{'|'.join(k for k, v in _SPELLED.items() if 1 <= v <= 9)})\b|"
+    rf"\b(?P<word>{'|'.join(_SPELLED)})\b(?=\s+[A-Za-z])",
+    re.IGNORECASE,
+)
+
+
+def spelled_counts(text: str) -> list[Quantity]:
+    """Counts a paper spells out before a noun ("Seven infants were randomized", "twenty-five
+    sites"), for matching a claim's digits; read on the evidence side only, where "one of the
+    reasons" never has to be found."""
+    out = []
+    for m in _SPELLED_COUNT.finditer(text):
+        if m["word"]:
+            value = _SPELLED[m["word"].lower()]
+        else:
+            value = _SPELLED[m["tens"].lower()] + _SPELLED[m["ones"].lower()]
+        out.append(
+            _with_surroundings(
+                text, Quantity("value", value, None, _noun_unit(text, m.end()), m.span(), 0)
+            )
+        )
+    return out
+
+
+def _overlaps(a: tuple[int, int], b: tuple[int, int]) -> bool:
+    return a[0] < b[1] and b[0] < a[1]
+
+
 def _closed_thousands(claim: str, evidence: str) -> str:
     """The evidence with the number glitches of PDF text layers mended where the claim shows
     what was meant: "1, 000" (a space after a thousands comma) for the claim's 1,000 and for
@@ -441,9 +484,7 @@ def _closed_thousands(claim: str, evidence: str) -> str:
         # Every match starts at the "10"; the superscript keeps the text's length.
         evidence = re.sub(pattern, "10" + exp.translate(_TO_SUPERSCRIPT), evidence)
     # "100, 000 sentences": a group of three zeros after a comma is a thousands group anyway.
-    return re.sub(
-        r"\b\d{1,3}(?:,\s000)+\b", lambda m: m.group().replace(" ", "") + " ", evidence
-    )
+    return re.sub(r"\b\d{1,3}(?:,\s000)+\b", lambda m: m.group().replace(" ", "") + " ", evidence)
 
 
 def _same_values(a: Quantity, b: Quantity) -> bool:
@@ -595,8 +636,10 @@ def _same_slot(
         e_prev, e_next = _neighbours(evidence, e.span)
         same_prev = bool(prev) and prev == e_prev
         same_next = bool(nxt) and nxt == e_next
-        if (same_prev and same_next) or (same_prev and prev not in STOPWORDS) or (
-            same_next and nxt not in STOPWORDS
+        if (
+            (same_prev and same_next)
+            or (same_prev and prev not in STOPWORDS)
+            or (same_next and nxt not in STOPWORDS)
         ):
             return e
     return None

@@ -94,19 +94,27 @@ def _values(text: str) -> tuple[tuple[float, int], ...]:
     return tuple(out)
 
 
+@functools.lru_cache(maxsize=20000)
+def _ev_values(text: str) -> tuple[tuple[float, int], ...]:
+    """`_values` of an evidence text, with the counts it spells out ("Seven infants")."""
+    from sciverify.entail.quantities import spelled_counts
+
+    return _values(text) + tuple((q.value, 0) for q in spelled_counts(text))
+
+
 def relevance(claim: str, text: str, context: frozenset[str] = frozenset()) -> float:
     """How much of the claim `text` states, 0..1: content words (70%) and numbers (30%).
 
     A claim word found only in `context` (the stems of the chunk and its paper's title) counts
     half: the sentence is read as part of its passage, as a reader would.
     """
-    return _coverage(claim, _pool(text), _values(text), context)
+    return _coverage(claim, _pool(text), _ev_values(text), context)
 
 
 def joint_relevance(claim: str, texts: Sequence[str]) -> float:
     """`relevance` of the sentences `texts` read together (as if joined by spaces)."""
     stems = frozenset().union(*(_pool(t) for t in texts))
-    return _coverage(claim, stems, tuple(v for t in texts for v in _values(t)))
+    return _coverage(claim, stems, tuple(v for t in texts for v in _ev_values(t)))
 
 
 @functools.lru_cache(maxsize=20000)
