@@ -1228,3 +1228,13 @@ def test_a_count_the_paper_spells_out_matches_the_claims_digits() -> None:
     assert [f.effect for f in changed if f.claim_text == "9"] != ["ok"]
     # Only the evidence is read this way: the claim's "one of the" is no number to find.
     assert check_numbers("This is one of the sites.", "These are the sites.") == []
+
+
+def test_a_duration_in_other_time_units_is_the_same_duration() -> None:
+    assert [
+        f.effect for f in check_numbers("Recruitment ran for 12 months.", "It ran one year.")
+    ] == ["ok"]
+    assert [f.effect for f in check_numbers("It took 3 weeks.", "It took 21 days.")] == ["ok"]
+    # Another unit with the same number is still a changed unit.
+    assert [f.effect for f in check_numbers("within 5 hours", "within 5 minutes")] == ["contradict"]
+    assert [f.effect for f in check_numbers("It lasted 2 years.", "It lasted 12 months.")] != ["ok"]

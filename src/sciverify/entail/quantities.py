@@ -498,6 +498,25 @@ def _units_agree(a: str, b: str) -> bool:
     return a == b or not a or not b
 
 
+# Time units in days: "12 months" states "one year", "3 weeks" states "21 days".
+_DAYS = {"s": 1 / 86400, "min": 1 / 1440, "h": 1 / 24, "day": 1.0, "week": 7.0}
+_DAYS |= {"month": 365.25 / 12, "year": 365.25}
+
+
+def _same_duration(q: Quantity, ev: list[Quantity]) -> list[Quantity]:
+    """Evidence durations equal to the claim's in other time units (within 2%)."""
+    return [e for e in ev if _equal_duration(q, e)]
+
+
+def _equal_duration(q: Quantity, e: Quantity) -> bool:
+    if q.unit not in _DAYS or e.unit not in _DAYS or q.unit == e.unit:
+        return False
+    if q.high is not None or e.high is not None:
+        return False
+    days = q.value * _DAYS[q.unit]
+    return abs(e.value * _DAYS[e.unit] - days) <= 0.02 * days
+
+
 def _check_value(
     q: Quantity, ev: list[Quantity], claimed: list[Quantity], claim: str, evidence: str
 ) -> Finding:
@@ -506,11 +525,11 @@ def _check_value(
     def f(effect: str, msg: str, e: Quantity | None = None) -> Finding:
         return lx.finding("number", effect, msg, claim, evidence, q.span, e.span if e else None)
 
-    exact = [e for e in ev if _same_values(q, e)] or _as_range_end(q, ev)
+    exact = [e for e in ev if _same_values(q, e)] or _as_range_end(q, ev) or _same_duration(q, ev)
     # A ratio ("7-to-1", "7:1") is written as one; a bare 7 in a table is no ratio.
     exact = [e for e in exact if (q.unit == "ratio") == (e.unit == "ratio")]
     agreeing = sorted(
-        (e for e in exact if _units_agree(q.unit, e.unit)),
+        (e for e in exact if _units_agree(q.unit, e.unit) or _equal_duration(q, e)),
         key=lambda e: -len(q.context & e.context),
     )
     if agreeing:
