@@ -1238,3 +1238,11 @@ def test_a_duration_in_other_time_units_is_the_same_duration() -> None:
     # Another unit with the same number is still a changed unit.
     assert [f.effect for f in check_numbers("within 5 hours", "within 5 minutes")] == ["contradict"]
     assert [f.effect for f in check_numbers("It lasted 2 years.", "It lasted 12 months.")] != ["ok"]
+
+
+def test_a_share_the_paper_writes_in_words_matches_the_claims_percentage() -> None:
+    # "one in five physicians who review ...": a share in words.
+    ev = "One in five physicians who review the records agree, and half of the nurses do."
+    found = check_numbers("20% of physicians and 50% of nurses agree.", ev)
+    assert [(f.claim_text, f.effect) for f in found] == [("20%", "ok"), ("50%", "ok")]
+    assert check_numbers("48% of the nurses agree.", ev)[0].effect != "ok"

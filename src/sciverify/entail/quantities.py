@@ -381,7 +381,9 @@ def check_numbers(claim: str, evidence: str) -> list[Finding]:
     """Numbers, units, percentages, p-values, CIs and sample sizes of the claim vs the evidence."""
     evidence = _closed_thousands(claim, evidence)
     ev = parse_quantities(evidence)
-    ev += [w for w in spelled_counts(evidence) if all(not _overlaps(w.span, e.span) for e in ev)]
+    for w in (*spelled_shares(evidence), *spelled_counts(evidence)):
+        if all(not _overlaps(w.span, e.span) for e in ev):
+            ev.append(w)
     claimed = parse_quantities(claim)
     # A spread the evidence gives none of ("-437 ± 9" against a table's "-437") is invented;
     # matched against the evidence's other numbers it would pass as any "9" there.
@@ -453,6 +455,41 @@ def spelled_counts(text: str) -> list[Quantity]:
                 text, Quantity("value", value, None, _noun_unit(text, m.end()), m.span(), 0)
             )
         )
+    return out
+
+
+# Shares a paper writes in words: "half of", "two-thirds of", "one in five".
+_FRACTIONS = {
+    "half": 50.0,
+    "a third": 100 / 3,
+    "one third": 100 / 3,
+    "one-third": 100 / 3,
+    "two thirds": 200 / 3,
+    "two-thirds": 200 / 3,
+    "a quarter": 25.0,
+    "one quarter": 25.0,
+    "one-quarter": 25.0,
+    "three quarters": 75.0,
+    "three-quarters": 75.0,
+}
+_SPELLED_SHARE = re.compile(
+    rf"\b(?P<frac>{'|'.join(sorted(_FRACTIONS, key=len, reverse=True))})\s+of\b|"
+    r"\bone\s+in\s+(?P<den>two|three|four|five|six|seven|eight|nine|ten|\d{1,3})\b",
+    re.IGNORECASE,
+)
+
+
+def spelled_shares(text: str) -> list[Quantity]:
+    """Shares a paper writes in words, as percentages: "half of" 50%, "one in five" 20%. The
+    claim's "48%" does not state "half of"; only a claim that rounds alike does (50%, 33%)."""
+    out = []
+    for m in _SPELLED_SHARE.finditer(text):
+        if m["frac"]:
+            value = _FRACTIONS[m["frac"].lower()]
+        else:
+            den = m["den"].lower()
+            value = 100.0 / (_SPELLED[den] if den in _SPELLED else float(den))
+        out.append(_with_surroundings(text, Quantity("value", value, None, "%", m.span(), 0)))
     return out
 
 

@@ -96,10 +96,12 @@ def _values(text: str) -> tuple[tuple[float, int], ...]:
 
 @functools.lru_cache(maxsize=20000)
 def _ev_values(text: str) -> tuple[tuple[float, int], ...]:
-    """`_values` of an evidence text, with the counts it spells out ("Seven infants")."""
-    from sciverify.entail.quantities import spelled_counts
+    """`_values` of an evidence text, with the counts and shares it spells out ("Seven
+    infants", "half of")."""
+    from sciverify.entail.quantities import spelled_counts, spelled_shares
 
-    return _values(text) + tuple((q.value, 0) for q in spelled_counts(text))
+    spelled = (*spelled_counts(text), *spelled_shares(text))
+    return _values(text) + tuple((q.value, 0) for q in spelled)
 
 
 def relevance(claim: str, text: str, context: frozenset[str] = frozenset()) -> float:
