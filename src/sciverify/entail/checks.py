@@ -267,8 +267,9 @@ _RECORDS = frozenset(
 _FIRMLY = frozenset(
     ["well", "firmly", "clearly", "widely", "conclusively", "definitively", "now", "been"]
 )
-_COPULA_AFTER = frozenset(lx.split_words(
-    """useful difficult effective ineffective successful unsuccessful valuable helpful
+_COPULA_AFTER = frozenset(
+    lx.split_words(
+        """useful difficult effective ineffective successful unsuccessful valuable helpful
     better worse superior inferior more less most least too very quite fruitful popular
     robust reliable unreliable challenging costly essential crucial insufficient"""
     )
@@ -350,6 +351,7 @@ def _restated_clauses(claim: str, evidence: str) -> str:
     clauses = list(zip(cuts[::2], cuts[1::2], strict=True))
     if len(clauses) < 2:
         return evidence
+
     def terms(text: str) -> set[str]:
         ws = [w for w in lx.words(text) if lx.is_content(w)]
         parts = {p for w in ws for p in lx.hyphen_parts(w.text)}
@@ -512,6 +514,7 @@ def check_comparatives(claim: str, evidence: str) -> list[Finding]:
         return []
     ev = _directions(evidence)
     out: list[Finding] = []
+    rows: dict[str, tuple[list[float], tuple[int, int]]] | None = None  # read when needed
     for cue in _directions(claim):
         if any(
             e.direction == cue.direction and _same_target(cue, e) and not _swapped(cue, e)
@@ -540,7 +543,9 @@ def check_comparatives(claim: str, evidence: str) -> list[Finding]:
                 )
                 break
         else:
-            ranked = _table_rank(cue, claim, evidence)
+            if rows is None:
+                rows = _table_rows(evidence)
+            ranked = _table_rank(cue, rows, claim, evidence)
             if ranked is not None:
                 out.append(ranked)
     return out
@@ -580,13 +585,13 @@ def _table_rows(evidence: str) -> dict[str, tuple[list[float], tuple[int, int]]]
     return rows
 
 
-def _table_rank(cue: _Cue, claim: str, evidence: str) -> Finding | None:
+def _table_rank(
+    cue: _Cue, rows: dict[str, tuple[list[float], tuple[int, int]]], claim: str, evidence: str
+) -> Finding | None:
     """ "A outperformed B" or "A had higher scores than B" against a table flattened into the
-    evidence where A's row is below B's in every column (or above, for "lower")."""
-    if not cue.right:
-        return None
-    rows = _table_rows(evidence)
-    if len(rows) < 2:
+    evidence (its `_table_rows`) where A's row is below B's in every column (or above, for
+    "lower")."""
+    if not cue.right or len(rows) < 2:
         return None
     a = [k for k in rows if k in (cue.left | cue.before) - cue.right]
     b = [k for k in rows if k in cue.right - cue.left]
@@ -760,7 +765,9 @@ _BOUNDS = re.compile(
     r"\bor without\b|\bor not\b",
     re.IGNORECASE,
 )
-_SCOPE_BREAK = re.compile(r"[,;:)\]]|\b(?:if|when|whenever|because|since|unless|while|whereas|which|that)\b")
+_SCOPE_BREAK = re.compile(
+    r"[,;:)\]]|\b(?:if|when|whenever|because|since|unless|while|whereas|which|that)\b"
+)
 
 
 def _negated(ws: list[lx.Word], text: str, *, reach: int = 2) -> dict[str, bool]:

@@ -260,11 +260,8 @@ def _prefix_swaps(claim: str, evidence: str) -> list[Finding]:
         mine = [a for w, _, a in ev if w == word]
         if after in mine:
             continue
-        swaps = [
-            (w, sp)
-            for w, sp, a in ev
-            if w != word and w in _swapped_forms(word) and (not mine or a == after)
-        ]
+        forms = _swapped_forms(word)
+        swaps = [(w, sp) for w, sp, a in ev if w in forms and (not mine or a == after)]
         if swaps:
             e_span = swaps[0][1]
             out.append(

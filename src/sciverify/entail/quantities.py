@@ -8,6 +8,7 @@ number check decides that two numbers describe the same quantity.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from sciverify.entail import lexicon as lx
@@ -381,9 +382,9 @@ def check_numbers(claim: str, evidence: str) -> list[Finding]:
     """Numbers, units, percentages, p-values, CIs and sample sizes of the claim vs the evidence."""
     evidence = _closed_thousands(claim, evidence)
     ev = parse_quantities(evidence)
-    for w in (*spelled_shares(evidence), *spelled_counts(evidence)):
-        if all(not _overlaps(w.span, e.span) for e in ev):
-            ev.append(w)
+    ev += [
+        w for w in spelled_quantities(evidence) if not any(_overlaps(w.span, e.span) for e in ev)
+    ]
     claimed = parse_quantities(claim)
     # A spread the evidence gives none of ("-437 ± 9" against a table's "-437") is invented;
     # matched against the evidence's other numbers it would pass as any "9" there.
@@ -493,6 +494,11 @@ def spelled_shares(text: str) -> list[Quantity]:
     return out
 
 
+def spelled_quantities(text: str) -> list[Quantity]:
+    """The shares and counts a paper writes in words (`spelled_shares`, `spelled_counts`)."""
+    return [*spelled_shares(text), *spelled_counts(text)]
+
+
 def _overlaps(a: tuple[int, int], b: tuple[int, int]) -> bool:
     return a[0] < b[1] and b[0] < a[1]
 
@@ -540,12 +546,8 @@ _DAYS = {"s": 1 / 86400, "min": 1 / 1440, "h": 1 / 24, "day": 1.0, "week": 7.0}
 _DAYS |= {"month": 365.25 / 12, "year": 365.25}
 
 
-def _same_duration(q: Quantity, ev: list[Quantity]) -> list[Quantity]:
-    """Evidence durations equal to the claim's in other time units (within 2%)."""
-    return [e for e in ev if _equal_duration(q, e)]
-
-
 def _equal_duration(q: Quantity, e: Quantity) -> bool:
+    """The evidence's duration equals the claim's, in another time unit (within 2%)."""
     if q.unit not in _DAYS or e.unit not in _DAYS or q.unit == e.unit:
         return False
     if q.high is not None or e.high is not None:
@@ -562,7 +564,11 @@ def _check_value(
     def f(effect: str, msg: str, e: Quantity | None = None) -> Finding:
         return lx.finding("number", effect, msg, claim, evidence, q.span, e.span if e else None)
 
-    exact = [e for e in ev if _same_values(q, e)] or _as_range_end(q, ev) or _same_duration(q, ev)
+    exact = (
+        [e for e in ev if _same_values(q, e)]
+        or _as_range_end(q, ev)
+        or [e for e in ev if _equal_duration(q, e)]
+    )
     # A ratio ("7-to-1", "7:1") is written as one; a bare 7 in a table is no ratio.
     exact = [e for e in exact if (q.unit == "ratio") == (e.unit == "ratio")]
     agreeing = sorted(
@@ -853,5 +859,11 @@ def related(claim: str, evidence: str) -> bool:
         return False
     ev = [(q.value, q.decimals) for q in parse_quantities(evidence)]
     ev += [(v, 0) for v in flattened_powers(evidence)]
-    matched = sum(1 for v, d in nums if any(same_number(v, w, d, dw) for w, dw in ev))
-    return 0.7 * share + 0.3 * matched / len(nums) >= lx.RELATED_OVERLAP
+    return 0.7 * share + 0.3 * numbers_found(nums, ev) / len(nums) >= lx.RELATED_OVERLAP
+
+
+def numbers_found(
+    claimed: Sequence[tuple[float, int]], evidence: Sequence[tuple[float, int]]
+) -> int:
+    """How many of the claim's (value, decimals) some evidence value states (`same_number`)."""
+    return sum(1 for v, d in claimed if any(same_number(v, w, d, dw) for w, dw in evidence))

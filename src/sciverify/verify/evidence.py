@@ -98,10 +98,9 @@ def _values(text: str) -> tuple[tuple[float, int], ...]:
 def _ev_values(text: str) -> tuple[tuple[float, int], ...]:
     """`_values` of an evidence text, with the counts and shares it spells out ("Seven
     infants", "half of")."""
-    from sciverify.entail.quantities import spelled_counts, spelled_shares
+    from sciverify.entail.quantities import spelled_quantities
 
-    spelled = (*spelled_counts(text), *spelled_shares(text))
-    return _values(text) + tuple((q.value, 0) for q in spelled)
+    return _values(text) + tuple((q.value, 0) for q in spelled_quantities(text))
 
 
 def relevance(claim: str, text: str, context: frozenset[str] = frozenset()) -> float:
@@ -121,8 +120,8 @@ def joint_relevance(claim: str, texts: Sequence[str]) -> float:
 
 @functools.lru_cache(maxsize=20000)
 def _pool(text: str) -> frozenset[str]:
-    """The stems a text offers a claim: its content stems, the parts of its hyphenated words
-    and those parts run together ("Robot-Reviewer": robot, reviewer, robotreviewer)."""
+    """The stems a text offers a claim: its content stems, and its hyphenated words run
+    together ("Robot-Reviewer": robotreviewer), which a claim may write as one word."""
     out = set(_stems(text))
     for w in lx.words(text):
         if _parts(w.text):
@@ -176,14 +175,14 @@ def _coverage(
     ev: tuple[tuple[float, int], ...],
     context: frozenset[str] = frozenset(),
 ) -> float:
-    from sciverify.entail.quantities import same_number
+    from sciverify.entail.quantities import numbers_found
 
     c = _units(claim)
     if not c:
         return 0.0
 
     def found(s: str, parts: tuple[str, ...], pool: frozenset[str]) -> bool:
-        # "risk-of-bias" is found in "risk of bias", "full text" in "full-text".
+        # The claim's "risk-of-bias" is found in "risk of bias".
         return (
             s in pool
             or (len(s) >= 6 and any(t[:6] == s[:6] for t in pool))
@@ -197,7 +196,7 @@ def _coverage(
     nums = _values(claim)
     if not nums:
         return cover
-    matched = sum(1 for v, d in nums if any(same_number(v, w, d, dw) for w, dw in ev))
+    matched = numbers_found(nums, ev)
     return 0.7 * cover + 0.3 * matched / len(nums)
 
 
