@@ -378,6 +378,39 @@ def test_descriptive_associated_and_should_be_noted_are_no_hedges(evidence: str)
     assert check_hedging("Smoking causes cancer.", "Smoking was associated with cancer.") != []
 
 
+def test_could_of_what_was_seen_or_done_is_no_hedge() -> None:
+    # Did You Notice? Neuronal Processing of Multimodal Mobile Phone Feedback, p. 5.
+    seen = (
+        "Additionally, a significantly smaller P300 amplitude for the visual compared to any "
+        "feedback containing haptic feedback could be observed."
+    )
+    claim = "Visual feedback evoked a smaller P300 amplitude than any feedback with haptics."
+    assert check_hedging(claim, seen) == []
+    # Combating Web Spam with TrustRank, p. 9: past ability, "we were able to use".
+    done = "We found that we could use 748 of the sample sites to evaluate TrustRank."
+    assert check_hedging("748 of the sample sites were used to evaluate TrustRank.", done) == []
+    # A possibility stays a hedge.
+    maybe = "Haptic feedback could evoke a smaller P300 amplitude than visual feedback."
+    assert [f.evidence_text for f in check_hedging(claim, maybe)] == ["could"]
+    assert check_hedging(claim, seen.replace("observed", "explained by attention")) != []
+
+
+def test_a_restriction_the_claim_drops_is_partial() -> None:
+    # Trace-based Just-in-Time Type Specialization for Dynamic Languages, p. 13.
+    ev = (
+        "TraceMonkey is faster than the SpiderMonkey interpreter: on programs amenable to "
+        "tracing, we achieve speedups of 2x to 20x."
+    )
+    claim = (
+        "TraceMonkey runs JavaScript programs 2x to 20x faster than the SpiderMonkey interpreter."
+    )
+    assert [(f.effect, f.evidence_text) for f in check_conditions(claim, ev)] == [
+        ("partial", "amenable to tracing")
+    ]
+    kept = claim.replace("JavaScript programs", "programs amenable to tracing")
+    assert check_conditions(kept, ev) == []
+
+
 def test_conditions_dropped_and_changed(scifact_docs: dict[int, list[str]]) -> None:
     ppm = scifact_docs[PPM1D[0]][PPM1D[1]]
     dropped = check_conditions("PPM1D mutations attenuated p53 activation.", ppm)

@@ -237,6 +237,10 @@ def _adjectival(ws: list[lx.Word], i: int) -> bool:
     if w == "should":
         return after == "be" and i + 2 < len(ws) and ws[i + 2].lower in _DISCOURSE
     after2 = ws[i + 2].lower if i + 2 < len(ws) else ""
+    if w == "could":
+        # "A smaller amplitude could be observed", "we could use 748 of the sites": what was
+        # seen or done (past ability), not a possibility.
+        return (after == "be" and after2 in _SEEN) or (before in _WE and after in _DONE)
     if w in ("proved", "proves", "prove", "proven") and (
         after in _COPULA_AFTER or after.endswith("ly") and after2 in _COPULA_AFTER
     ):
@@ -259,6 +263,20 @@ def _adjectival(ws: list[lx.Word], i: int) -> bool:
     return before not in _AUX and after != "that"
 
 
+_SEEN = frozenset(
+    lx.split_words(
+        """observed found detected seen identified measured recorded confirmed replicated
+    reproduced verified noted demonstrated"""
+    )
+)
+_WE = frozenset(["we", "they", "i"])
+_DONE = frozenset(
+    lx.split_words(
+        """use obtain include identify detect observe find measure record retrieve collect
+    recruit enrol enroll analyse analyze evaluate confirm replicate reproduce access extract
+    locate trace contact follow verify"""
+    )
+)
 _RECORDS = frozenset(
     lx.split_words("data records statistics figures census registry registries surveys")
 )

@@ -358,6 +358,95 @@ def conclude(check: ClaimCheck, cfg: VerifySettings) -> None:
         check.note = "only an introduction or related-work passage states this result"
 
 
+_GAPS = ("unreported_number", "missing_entity")
+_NUMBER = re.compile(r"\d+(?:[.,]\d+)?")
+_NAMING_CONTEXT = 1500  # characters of a naming sentence (and the one before) that are read
+_NAMING_SHARED = 2  # claim words besides the gap that a naming sentence must share
+
+
+def wants_naming(check: ClaimCheck) -> bool:
+    """Partly supported only for a name or number that the deciding sentence leaves out."""
+    return (
+        check.status == Status.partially_supported
+        and check.finding in _GAPS
+        and check.deciding is not None
+    )
+
+
+def name_gaps(check: ClaimCheck, sentences: Sequence[Span], cfg: VerifySettings) -> bool:
+    """Supported when every gap of the deciding sentence is stated by another sentence of the
+    same paper that shares at least `_NAMING_SHARED` other words with the claim (in place).
+
+    A summary joins what a paper states in several places: the deciding sentence gives the
+    participants' ages, the methods name the "four-digit PIN" they typed; a table gives
+    "RI = 0.9" where the text gives the ratio. A name the paper never uses with the claim's
+    words, or a number it never states next to them, stays a gap. A name swapped for another
+    ("monogyne" where the sentence has "polygyne") is never waived.
+    """
+    from sciverify.entail.mentions import check_entities
+    from sciverify.entail.quantities import check_numbers
+
+    d, deciding = check.decision, check.deciding
+    th = cfg.thresholds
+    if d is None or deciding is None or not wants_naming(check):
+        return False
+    if d.probs is not None and d.probs.entailment < th.entail_min:
+        return False
+    if any(f.effect == "contradict" for f in d.findings):
+        return False
+    gaps = [f for f in d.findings if f.effect == "partial" and f.check in th.partial_checks]
+    if not gaps or any(
+        f.check not in ("entity", "number") or (f.check == "entity" and f.evidence_span)
+        for f in gaps
+    ):
+        return False
+    claim = check.claim.text
+    claim_stems = set(lx.content_stems(lx.words(claim)))
+    naming: list[Span] = []
+    for f in gaps:
+        if f.check == "number":
+            m = _NUMBER.search(f.claim_text)
+            key = m.group() if m else ""
+        else:
+            key = f.claim_text.lower().removesuffix("'s").removesuffix("’s")
+            key = key[:-1] if len(key) > 3 and key.endswith("s") else key
+        if not key:
+            return False
+        others = claim_stems - set(lx.content_stems(lx.words(f.claim_text)))
+        found = None
+        for i, s in enumerate(sentences):
+            if s.paper_id != deciding.paper_id or key not in (
+                s.text if f.check == "number" else s.text.lower()
+            ):
+                continue
+            before = sentences[i - 1].text if i and sentences[i - 1].chunk_id == s.chunk_id else ""
+            context = f"{before} {s.text}".strip()[-_NAMING_CONTEXT:]
+            if len(others & set(lx.content_stems(lx.words(context)))) < _NAMING_SHARED:
+                continue
+            if f.check == "number":
+                ok = any(
+                    g.effect == "ok" and g.claim_span == f.claim_span
+                    for g in check_numbers(claim, context)
+                )
+            else:
+                ok = not any(g.claim_text == f.claim_text for g in check_entities(claim, context))
+            if ok:
+                found = s
+                break
+        if found is None:
+            return False
+        if found not in naming:
+            naming.append(replace(found, cited=deciding.cited))
+    named = ", ".join(f"'{f.claim_text}'" for f in gaps)
+    check.decision = replace(
+        d, status=Status.supported, reason=f"{d.reason}; the paper states {named} elsewhere"
+    )
+    check.status, check.finding = Status.supported, None
+    check.joined = [*(check.joined or [deciding]), *(s for s in naming if s not in check.joined)]
+    check.note = "the paper states the rest of the claim in the sentences shown"
+    return True
+
+
 def model_spans(check: ClaimCheck, cfg: VerifySettings) -> list[int]:
     """The spans whose model probabilities can change the decision: those within the margin
     of the best span, and of the best cited span. The others are shown as related only."""

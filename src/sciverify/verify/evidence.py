@@ -15,7 +15,7 @@ import itertools
 import json
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from sciverify.entail import lexicon as lx
@@ -370,6 +370,68 @@ def spans_of(claim: str, hits: list[tuple[Any, bool]], seen: set[str]) -> list[S
                 )
             )
     return spans
+
+
+class PaperSentences:
+    """Every sentence of a paper's chunks, in reading order, read from the store once per run.
+
+    A draft joins what a paper states in several places, and retrieval returns a few chunks:
+    the sentence that names the claim's dataset, or the table that gives its figure, may be in
+    none of them. `refine` scans all of a cited paper's sentences for a claim that no retrieved
+    sentence settles, and `decision.name_gaps` looks there for what the deciding sentence
+    leaves out.
+    """
+
+    def __init__(self, store: Any) -> None:
+        self._store = store
+        self._papers: dict[str, list[Span]] = {}
+
+    def __call__(self, paper_id: str) -> list[Span]:
+        if paper_id not in self._papers:
+            self._papers[paper_id] = self._read(paper_id)
+        return self._papers[paper_id]
+
+    def _read(self, paper_id: str) -> list[Span]:
+        from sciverify.chunk import split_sentences
+
+        rows = self._store.rows(
+            "SELECT c.chunk_id, c.page, c.evidence_type, c.section_kind, c.text, w.title,"
+            " v.source_path AS source FROM chunks c JOIN works w USING (paper_id)"
+            " LEFT JOIN versions v ON v.version_id = c.version_id"
+            " WHERE c.paper_id = ? ORDER BY c.chunk_id",
+            [paper_id],
+        )
+        out = []
+        for r in rows:
+            text = r["text"]
+            for a, b in split_sentences(text):
+                sentence = " ".join(text[a:b].split())
+                if sentence:
+                    out.append(
+                        Span(
+                            sentence,
+                            paper_id,
+                            r["chunk_id"],
+                            r["title"],
+                            r["page"],
+                            r["source"],
+                            r["evidence_type"],
+                            True,
+                            0.0,
+                            r["section_kind"] or "",
+                        )
+                    )
+        return out
+
+    def best(self, claim: str, paper_ids: Sequence[str], k: int) -> list[Span]:
+        """The `k` sentences of the papers that state the most of `claim` (by `relevance`)."""
+        scored = []
+        for pid in paper_ids:
+            for s in self(pid):
+                if len(s.text) <= _MAX_SPAN_CHARS and len(re.findall(r"[A-Za-z]{2,}", s.text)) >= 3:
+                    scored.append(replace(s, relevance=round(relevance(claim, s.text), 4)))
+        scored.sort(key=lambda s: (-s.relevance, s.chunk_id, s.text))
+        return scored[:k]
 
 
 def _pick(spans: list[Span], limit: int, has_cited: bool) -> list[Span]:

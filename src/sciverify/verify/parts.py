@@ -38,6 +38,7 @@ from sciverify.records import Decision, EntailProbs, Status
 from sciverify.verify.decision import checked_conflict, finding_of
 from sciverify.verify.evidence import (
     ClaimCheck,
+    PaperSentences,
     Span,
     joint_relevance,
     relevance,
@@ -62,6 +63,7 @@ _MAX_PARTS = 4
 _SPANS_PER_PART = 3
 _JOINT_MOST = 3  # sentences joined to state a claim that no single sentence states
 _JOINT_GAIN = 0.08
+_SCAN_PER_CLAIM = 6  # sentences of a cited paper's full text added to a claim's joint pool
 
 
 def split_parts(text: str) -> list[str]:
@@ -137,8 +139,10 @@ def gather_parts(
     store: Any,
     settings: Any,
     cfg: VerifySettings,
+    sentences: PaperSentences | None = None,
 ) -> list[PartCheck]:
-    """Each part's best sentences in `papers`: its own search, plus the claim's own spans."""
+    """Each part's best sentences in `papers`: its own search, plus the claim's own spans
+    (and, for a cited paper, the part's best sentences of the whole paper)."""
     out = []
     for text in parts:
         # A part's sentences are ranked by the words they share with it: whether the numbers
@@ -146,6 +150,8 @@ def gather_parts(
         # sentence that shows it.
         words = _NUMBER.sub(" ", text)
         found = _candidates(text, papers, store=store, settings=settings, k=max(cfg.k_cited, 1))
+        if sentences is not None:
+            found += sentences.best(words, papers, _SPANS_PER_PART)
         spans = [
             replace(s, relevance=round(relevance(words, s.text), 4))
             for s in (*found, *(s for s in check.spans if s.paper_id in papers))
@@ -327,6 +333,7 @@ def refine(
     cfg: VerifySettings,
     entailer: Any,
     weight: float,
+    all_sentences: PaperSentences | None = None,
 ) -> int:
     """Re-decide the claims that no single sentence settles (in place): first against the few
     sentences of their paper that state the most of them together, then, for a compound claim,
@@ -345,9 +352,15 @@ def refine(
     todo: list[tuple[ClaimCheck, tuple[Span, list[Span]] | None, list[PartCheck]]] = []
     for check, papers, split in chosen:
         text = check.claim.text
+        sentences = all_sentences if check.cited_papers else None
         pool = _candidates(text, papers, store=store, settings=settings, k=2 * max(cfg.k_cited, 1))
         pool += [s for s in check.spans if s.paper_id in papers]
-        parts = gather_parts(check, split, papers, store=store, settings=settings, cfg=cfg)
+        if sentences is not None:
+            # Retrieval reads a few chunks; the cited paper may state the claim in another.
+            pool += sentences.best(text, papers, _SCAN_PER_CLAIM)
+        parts = gather_parts(
+            check, split, papers, store=store, settings=settings, cfg=cfg, sentences=sentences
+        )
         pool += [s for p in parts for s in p.spans]
         joint = joint_span(text, pool)
         # Where the draft cites the paper, a looser paraphrase across its sentences will do;

@@ -21,8 +21,14 @@ from sciverify.verify import cards as cardmod
 from sciverify.verify.claims import Claim, extract_claims
 from sciverify.verify.classify import paragraph_type
 from sciverify.verify.consistency import consistency_cards
-from sciverify.verify.decision import judge, model_spans
-from sciverify.verify.evidence import ClaimCheck, build_query, gather, model_weight
+from sciverify.verify.decision import judge, model_spans, name_gaps, wants_naming
+from sciverify.verify.evidence import (
+    ClaimCheck,
+    PaperSentences,
+    build_query,
+    gather,
+    model_weight,
+)
 from sciverify.verify.language import SUPPORTED, guess_language
 from sciverify.verify.logic import claim_pairs, contradictions, evidence_logic
 from sciverify.verify.parts import refine
@@ -163,6 +169,7 @@ def run(
     seconds["retrieve"] = seconds["entail"] = 0.0
     progress.start(len(checks), "verify")
     pair_probs = []
+    papers = PaperSentences(store)
     batches = [checks[i : i + cfg.batch_claims] for i in range(0, len(checks), cfg.batch_claims)]
     for n, batch in enumerate(batches or [[]]):
         t = time.perf_counter()
@@ -175,8 +182,19 @@ def run(
         )
         state.entail_pairs += sum(len(model_spans(c, cfg)) for c in batch) + len(extra)
         state.model_calls += 1
-        if refine(batch, store=store, settings=settings, cfg=cfg, entailer=entailer, weight=weight):
+        if refine(
+            batch,
+            store=store,
+            settings=settings,
+            cfg=cfg,
+            entailer=entailer,
+            weight=weight,
+            all_sentences=papers,
+        ):
             state.model_calls += 1
+        for check in batch:
+            if wants_naming(check) and check.deciding is not None:
+                name_gaps(check, papers(check.deciding.paper_id), cfg)
         seconds["entail"] += time.perf_counter() - t
         progress.advance(len(batch))
     progress.done()

@@ -1,0 +1,147 @@
+"""A name or number the deciding sentence leaves out, stated elsewhere in the same paper."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import sciverify as sv
+from sciverify.entail.decide import decide
+from sciverify.records import EntailProbs, Status
+from sciverify.verify.claims import Claim
+from sciverify.verify.decision import finding_of, name_gaps
+from sciverify.verify.evidence import ClaimCheck, PaperSentences, Span
+from sciverify.verify.settings import VerifySettings
+
+# Claim from a labelled draft; sentences from the cited PDF (Low-Power Silicon Strain Sensor
+# Based on CMOS Current Reference Topology, pp. 5, 6 and 8).
+CLAIM = (
+    "The basic circuit with a 10 kΩ polysilicon resistor reached a gauge factor of 324 and a "
+    "temperature sensitivity of 52.06 nA/°C while consuming only 28.6 µW."
+)
+DECIDING = (
+    "The basic topology with resistor gives a strain sensitivity of 2.54 nA/µϵ (gauge factor of "
+    "324) with a low power consumption of 28.6 µW. The temperature sensitivity was 52.06 nA/°C."
+)
+RESISTOR = [
+    (
+        "The first circuit is the β-multiplier with resistor (βR) displayed in Fig. 2.a where "
+        "the output current is Ia."
+    ),
+    "The resistor is made of poly-silicon and reaches a value of 10 kΩ.",
+]
+CAPTION = (
+    "Figure 10: Output current sensitivity to supply voltage of the β-multiplier with resistor "
+    "(βR) with regards to the applied strain."
+)
+
+
+def _span(text: str, chunk: str, page: int, paper: str = "strain") -> Span:
+    return Span(
+        text,
+        paper,
+        f"{paper}:{chunk}",
+        "Low-Power Silicon Strain Sensor",
+        page,
+        "strain.pdf",
+        "result",
+        True,
+        0.75,
+    )
+
+
+def _check(claim: str, cfg: VerifySettings) -> ClaimCheck:
+    deciding = _span(DECIDING, "conclusion", 8)
+    d = decide(claim, [(DECIDING, EntailProbs(0.9, 0.05, 0.05), 0.75)], thresholds=cfg.thresholds)
+    check = ClaimCheck(Claim("p_001.c1", "p_001", claim, (0, len(claim))), claim)
+    check.decision, check.deciding, check.status = d, deciding, d.status
+    check.finding = finding_of(d, cfg)
+    return check
+
+
+def _paper(*texts: tuple[str, str, int]) -> list[Span]:
+    return [_span(t, c, p) for t, c, p in texts]
+
+
+def test_a_number_the_paper_states_with_the_claims_words_is_no_gap() -> None:
+    cfg = VerifySettings()
+    check = _check(CLAIM, cfg)
+    assert check.status == Status.partially_supported
+    assert check.finding == "unreported_number"  # "10 kΩ" is not in the deciding sentence
+    sentences = _paper((CAPTION, "vdd", 6), (RESISTOR[0], "beta", 5), (RESISTOR[1], "beta", 5))
+    assert name_gaps(check, sentences, cfg)
+    assert check.status == Status.supported and check.finding is None
+    # The card shows the deciding sentence and the one that states the resistor's value.
+    assert [s.text for s in check.joined] == [DECIDING, RESISTOR[1]]
+    assert check.decision.reason.endswith("the paper states '10' elsewhere")
+
+
+def test_a_number_only_a_figure_number_or_another_paper_gives_stays_a_gap() -> None:
+    cfg = VerifySettings()
+    # "Figure 10" shares the claim's words but states no resistance.
+    check = _check(CLAIM, cfg)
+    assert not name_gaps(check, _paper((CAPTION, "vdd", 6), (RESISTOR[0], "beta", 5)), cfg)
+    assert check.status == Status.partially_supported
+    # The same sentence in another paper does not complete this paper's statement.
+    other = [Span(RESISTOR[1], "other", "other:c1", "T", 2, None, "result", False, 0.0)]
+    assert not name_gaps(_check(CLAIM, cfg), other, cfg)
+
+
+def test_a_changed_number_stays_a_gap_where_the_paper_states_another() -> None:
+    cfg = VerifySettings()
+    claim = CLAIM.replace("10 kΩ", "20 kΩ")
+    check = _check(claim, cfg)
+    assert check.finding == "unreported_number"
+    assert not name_gaps(check, _paper((RESISTOR[0], "beta", 5), (RESISTOR[1], "beta", 5)), cfg)
+    assert check.status == Status.partially_supported
+
+
+def test_a_name_needs_the_claims_words_around_it() -> None:
+    # Claim from a labelled draft; sentences from the cited PDF (Did You Notice? Neuronal
+    # Processing of Multimodal Mobile Phone Feedback, p. 4).
+    cfg = VerifySettings()
+    claim = (
+        "Antons and colleagues asked 15 right-handed students and university staff, aged 19 "
+        "to 30, to type four-digit PINs on a touchscreen smartphone."
+    )
+    deciding = (
+        "Fifteen healthy German students and university staff (11 male) conducted the "
+        "experiment. All of them were right-handed with age ranging from 19 - 30 (mean = 24.62 "
+        "years)."
+    )
+    d = decide(claim, [(deciding, EntailProbs(0.9, 0.05, 0.05), 0.75)], thresholds=cfg.thresholds)
+    assert d.status == Status.partially_supported
+
+    def check() -> ClaimCheck:
+        c = ClaimCheck(Claim("p_001.c1", "p_001", claim, (0, len(claim))), claim)
+        c.decision, c.deciding, c.status = d, _span(deciding, "method", 4), d.status
+        c.finding = finding_of(d, cfg)
+        return c
+
+    assert check().finding == "missing_entity"
+    task = (
+        "During the experiment the participant’s task was to enter a four-digit personal "
+        "identification number (PIN) on a standard touchscreen number pad (see Figure 1)."
+    )
+    bare = "The PINs were presented on a printed list lying in front of the participants."
+    assert not name_gaps(check(), _paper((bare, "method", 4)), cfg)
+    named = check()
+    assert name_gaps(named, _paper((bare, "method", 4), (task, "method", 4)), cfg)
+    assert named.status == Status.supported
+
+
+def test_paper_sentences_reads_every_chunk_of_one_paper(small_corpus: Path) -> None:
+    with sv.open_store(small_corpus, read_only=True) as store:
+        pid = store.scalar("SELECT paper_id FROM works LIMIT 1")
+        chunks = store.scalar("SELECT count(*) FROM chunks WHERE paper_id = ?", [pid])
+        papers = PaperSentences(store)
+        sentences = papers(pid)
+        assert papers(pid) is sentences  # read once per run
+        claim = "Failed retrieval of inferior vena cava filters occurred at a rate of 2.8%."
+        best = papers.best(claim, [pid], 3)
+    assert len(sentences) > chunks  # chunks hold several sentences each
+    assert {s.paper_id for s in sentences} == {pid}
+    assert len({s.chunk_id for s in sentences}) == chunks
+    assert all(s.page and s.relevance == 0.0 for s in sentences)
+    # The best sentences of the whole paper for a claim, ranked by the share they state.
+    assert len(best) == 3 and "2.8%" in best[0].text
+    assert best[0].relevance >= best[1].relevance >= best[2].relevance > 0
