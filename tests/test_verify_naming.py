@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import sciverify as sv
@@ -86,13 +87,16 @@ def test_a_number_only_a_figure_number_or_another_paper_gives_stays_a_gap() -> N
     assert not name_gaps(_check(CLAIM, cfg), other, cfg)
 
 
-def test_a_changed_number_stays_a_gap_where_the_paper_states_another() -> None:
+def test_a_changed_number_is_contradicted_where_the_paper_states_another() -> None:
     cfg = VerifySettings()
     claim = CLAIM.replace("10 kΩ", "20 kΩ")
     check = _check(claim, cfg)
     assert check.finding == "unreported_number"
-    assert not name_gaps(check, _paper((RESISTOR[0], "beta", 5), (RESISTOR[1], "beta", 5)), cfg)
-    assert check.status == Status.partially_supported
+    assert name_gaps(check, _paper((RESISTOR[0], "beta", 5), (RESISTOR[1], "beta", 5)), cfg)
+    assert check.status == Status.contradicted and check.finding == "number_mismatch"
+    assert check.deciding is not None and check.deciding.text == RESISTOR[1]
+    # The deciding sentence is still shown, as related evidence.
+    assert check.related and check.related[0].text == DECIDING
 
 
 def test_a_name_needs_the_claims_words_around_it() -> None:
@@ -145,3 +149,58 @@ def test_paper_sentences_reads_every_chunk_of_one_paper(small_corpus: Path) -> N
     # The best sentences of the whole paper for a claim, ranked by the share they state.
     assert len(best) == 3 and "2.8%" in best[0].text
     assert best[0].relevance >= best[1].relevance >= best[2].relevance > 0
+
+
+# Bigtable: A Distributed Storage System for Structured Data, p. 7 (one chunk, in order).
+BIGTABLE = [
+    (
+        "Even though we emphasized speed instead of space reduction when choosing our "
+        "compression algorithms, this two-pass compression scheme does surprisingly well."
+    ),
+    (
+        "For example, in Webtable, we use this compression scheme to store Web page contents. "
+        "In one experiment, we stored a large number of documents in a compressed locality group."
+    ),
+    "The scheme achieved a 10-to-1 reduction in space.",
+    (
+        "This is much better than typical Gzip reductions of 3-to-1 or 4-to-1 on HTML pages "
+        "because of the way Webtable rows are laid out: all pages from a single host are stored "
+        "close to each other."
+    ),
+]
+
+
+def _bigtable(claim: str, cfg: VerifySettings) -> ClaimCheck:
+    deciding = Span(BIGTABLE[3], "bt", "bt:compression:2", "Bigtable", 7, None, "result", True, 0.7)
+    d = decide(claim, [(BIGTABLE[3], EntailProbs(0.9, 0.05, 0.05), 0.7)], thresholds=cfg.thresholds)
+    check = ClaimCheck(Claim("p_001.c1", "p_001", claim, (0, len(claim))), claim)
+    check.decision, check.deciding, check.status = d, deciding, d.status
+    check.finding = finding_of(d, cfg)
+    return check
+
+
+def test_a_number_the_paper_never_states_but_gives_another_value_for_is_contradicted() -> None:
+    # Claim from a labelled draft: the retrieved sentence lacks the ratio, the one before it
+    # gives another.
+    cfg = VerifySettings()
+    claim = (
+        "In one Webtable experiment the compression scheme still achieved a 7-to-1 reduction "
+        "in space, against the 3-to-1 or 4-to-1 that Gzip typically reaches on HTML pages."
+    )
+    paper = [
+        Span(t, "bt", "bt:compression:2", "Bigtable", 7, None, "result", True, 0.0)
+        for t in BIGTABLE
+    ]
+    check = _bigtable(claim, cfg)
+    assert check.finding == "unreported_number"
+    assert name_gaps(check, paper, cfg)
+    assert check.status == Status.contradicted and check.finding == "number_mismatch"
+    assert check.deciding is not None and check.deciding.text == BIGTABLE[2]
+    assert check.decision is not None and "10-to-1" in check.decision.reason
+    # The true ratio is named by that sentence: supported.
+    right = _bigtable(claim.replace("7-to-1", "10-to-1"), cfg)
+    assert name_gaps(right, paper, cfg) and right.status == Status.supported
+    # A rival in a sentence sharing too few of the claim's words accuses nothing.
+    far = [paper[0], replace(paper[2], text="A 10-to-1 ratio was chosen."), paper[3]]
+    kept = _bigtable(claim, cfg)
+    assert not name_gaps(kept, far, cfg) and kept.status == Status.partially_supported

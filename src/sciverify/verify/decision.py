@@ -362,6 +362,7 @@ _GAPS = ("unreported_number", "missing_entity")
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)?")
 _NAMING_CONTEXT = 1500  # characters of a naming sentence (and the one before) that are read
 _NAMING_SHARED = 2  # claim words besides the gap that a naming sentence must share
+_RIVAL_SHARED = 3  # ... and a sentence that gives another value for a number
 
 
 def wants_naming(check: ClaimCheck) -> bool:
@@ -375,15 +376,18 @@ def wants_naming(check: ClaimCheck) -> bool:
 
 def name_gaps(check: ClaimCheck, sentences: Sequence[Span], cfg: VerifySettings) -> bool:
     """Supported when every gap of the deciding sentence is stated by another sentence of the
-    same paper that shares at least `_NAMING_SHARED` other words with the claim (in place).
+    same paper that shares at least `_NAMING_SHARED` other words with the claim; contradicted
+    when a number of the claim appears nowhere in the paper and a sentence that shares at least
+    `_RIVAL_SHARED` other words with the claim gives another value for it (in place).
 
     A summary joins what a paper states in several places: the deciding sentence gives the
     participants' ages, the methods name the "four-digit PIN" they typed; a table gives
     "RI = 0.9" where the text gives the ratio. A name the paper never uses with the claim's
     words, or a number it never states next to them, stays a gap. A name swapped for another
-    ("monogyne" where the sentence has "polygyne") is never waived.
+    ("monogyne" where the sentence has "polygyne") is never waived. A figure moved or changed
+    ("a 7-to-1 reduction" where the paper reports "a 10-to-1 reduction in space" a sentence
+    before the one retrieved) is a number mismatch.
     """
-    from sciverify.entail.mentions import check_entities
     from sciverify.entail.quantities import check_numbers
 
     d, deciding = check.decision, check.deciding
@@ -402,39 +406,32 @@ def name_gaps(check: ClaimCheck, sentences: Sequence[Span], cfg: VerifySettings)
         return False
     claim = check.claim.text
     claim_stems = set(lx.content_stems(lx.words(claim)))
+    paper = [s for s in sentences if s.paper_id == deciding.paper_id]
     naming: list[Span] = []
     for f in gaps:
-        if f.check == "number":
-            m = _NUMBER.search(f.claim_text)
-            key = m.group() if m else ""
-        else:
-            key = f.claim_text.lower().removesuffix("'s").removesuffix("’s")
-            key = key[:-1] if len(key) > 3 and key.endswith("s") else key
-        if not key:
-            return False
-        others = claim_stems - set(lx.content_stems(lx.words(f.claim_text)))
-        found = None
-        for i, s in enumerate(sentences):
-            if s.paper_id != deciding.paper_id or key not in (
-                s.text if f.check == "number" else s.text.lower()
-            ):
-                continue
-            before = sentences[i - 1].text if i and sentences[i - 1].chunk_id == s.chunk_id else ""
-            context = f"{before} {s.text}".strip()[-_NAMING_CONTEXT:]
-            if len(others & set(lx.content_stems(lx.words(context)))) < _NAMING_SHARED:
-                continue
-            if f.check == "number":
-                ok = any(
-                    g.effect == "ok" and g.claim_span == f.claim_span
-                    for g in check_numbers(claim, context)
-                )
-            else:
-                ok = not any(g.claim_text == f.claim_text for g in check_entities(claim, context))
-            if ok:
-                found = s
-                break
+        found, rival = _naming_sentence(claim, claim_stems, f, paper)
         if found is None:
-            return False
+            if rival is None:
+                return False
+            conflicts = tuple(
+                g
+                for g in check_numbers(claim, rival.text)
+                if g.effect == "contradict" and g.claim_span == f.claim_span
+            )
+            check.decision = Decision(
+                Status.contradicted,
+                d.confidence,
+                f"{conflicts[0].message} (another sentence of the paper; the paper never "
+                f"states {f.claim_text!r})",
+                d.probs,
+                conflicts,
+                evidence_index=0,
+            )
+            check.status, check.finding = Status.contradicted, "number_mismatch"
+            check.deciding, check.joined = replace(rival, cited=deciding.cited), []
+            check.related = [deciding, *(s for s in check.related if s is not deciding)]
+            check.note = "the paper gives another value for this number"
+            return True
         if found not in naming:
             naming.append(replace(found, cited=deciding.cited))
     named = ", ".join(f"'{f.claim_text}'" for f in gaps)
@@ -445,6 +442,61 @@ def name_gaps(check: ClaimCheck, sentences: Sequence[Span], cfg: VerifySettings)
     check.joined = [*(check.joined or [deciding]), *(s for s in naming if s not in check.joined)]
     check.note = "the paper states the rest of the claim in the sentences shown"
     return True
+
+
+def _naming_sentence(
+    claim: str, claim_stems: set[str], f: Any, paper: Sequence[Span]
+) -> tuple[Span | None, Span | None]:
+    """The first sentence of the paper that states the gap `f` next to the claim's words; and,
+    for a number that no sentence of the paper gives at all, the sentence closest to the claim
+    that gives a rival value for it."""
+    from sciverify.entail.mentions import check_entities
+    from sciverify.entail.quantities import check_numbers
+
+    number = f.check == "number"
+    if number:
+        m = _NUMBER.search(f.claim_text)
+        key = m.group() if m else ""
+    else:
+        key = f.claim_text.lower().removesuffix("'s").removesuffix("\u2019s")
+        key = key[:-1] if len(key) > 3 and key.endswith("s") else key
+    if not key:
+        return None, None
+    others = claim_stems - set(lx.content_stems(lx.words(f.claim_text)))
+    anywhere = False
+    for i, s in enumerate(paper):
+        if key not in (s.text if number else s.text.lower()):
+            continue
+        before = paper[i - 1].text if i and paper[i - 1].chunk_id == s.chunk_id else ""
+        context = f"{before} {s.text}".strip()[-_NAMING_CONTEXT:]
+        near = len(others & set(lx.content_stems(lx.words(context)))) >= _NAMING_SHARED
+        if not near and not number:
+            continue
+        if number:
+            ok = any(
+                g.effect == "ok" and g.claim_span == f.claim_span
+                for g in check_numbers(claim, context)
+            )
+            anywhere = anywhere or ok  # stated, if not next to the claim's words
+        else:
+            ok = not any(g.claim_text == f.claim_text for g in check_entities(claim, context))
+        if ok and near:
+            return s, None
+    if not number or anywhere:
+        return None, None
+    best: tuple[int, Span] | None = None
+    for s in paper:
+        if len(s.text) > _NAMING_CONTEXT:
+            continue
+        shared = len(others & set(lx.content_stems(lx.words(s.text))))
+        if shared < _RIVAL_SHARED or (best is not None and shared <= best[0]):
+            continue
+        if any(
+            g.effect == "contradict" and g.claim_span == f.claim_span
+            for g in check_numbers(claim, s.text)
+        ):
+            best = (shared, s)
+    return None, best[1] if best else None
 
 
 def model_spans(check: ClaimCheck, cfg: VerifySettings) -> list[int]:
