@@ -395,6 +395,31 @@ def test_could_of_what_was_seen_or_done_is_no_hedge() -> None:
     assert check_hedging(claim, seen.replace("observed", "explained by attention")) != []
 
 
+def test_an_exception_the_claim_drops_is_partial() -> None:
+    # Novelty Controlled Paraphrase Generation with Retrieval Augmented Conditional Prompt
+    # Tuning, p. 5.
+    ev = "As shown in Table 4, RAPT substantially outperforms the baselines on all metrics except BERT in general."
+    claim = "RAPT substantially outperforms the prompt-tuning baselines on all metrics."
+    assert [(f.effect, f.evidence_text) for f in check_conditions(claim, ev)] == [
+        ("partial", "except BERT in general")
+    ]
+    assert check_conditions(claim.replace("all metrics", "all metrics but BERT"), ev) == []
+    # Collaboration drives phase transitions towards cooperation in prisoner's dilemma, p. 4:
+    # the claim states the change the exception names.
+    ev = (
+        "Therefore, except for change in critical value of parameters, qualitatively the phase "
+        "diagram in Fig. 1(b) remains intact even for such a network."
+    )
+    claim = "On such networks the critical benefit changes, and the phase diagram keeps its shape."
+    assert check_conditions(claim, ev) == []
+    # "apart from" is also "besides" (Information Synthesis for Answer Validation, p. 7).
+    ev = (
+        "Based on the experience of last year's participation, apart from the RTE core system, "
+        "we add two extra components, NE recognizer and question analyzer."
+    )
+    assert check_conditions("They added a NE recognizer and a question analyzer.", ev) == []
+
+
 def test_a_restriction_the_claim_drops_is_partial() -> None:
     # Trace-based Just-in-Time Type Specialization for Dynamic Languages, p. 13.
     ev = (

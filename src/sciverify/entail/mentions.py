@@ -347,6 +347,16 @@ _CONDITIONS: tuple[tuple[str, re.Pattern[str]], ...] = (
         ),
     ),
     ("circumstance", re.compile(r"\bunder\s+(?:[\w-]+\s+){0,3}?conditions\b", re.IGNORECASE)),
+    # "outperforms the baselines on all metrics except BERT": an exception the claim drops
+    # ("apart from" and "excluding" also mean "besides" and "by leaving out").
+    (
+        "exception",
+        re.compile(
+            r"\b(?:except(?:\s+for)?|with the exception of)\s+"
+            r"(?!that\b|when\b|where\b|if\b)(?:the\s+)?[\w-]+(?:\s+(?!and\b|or\b)[\w-]+){0,3}",
+            re.IGNORECASE,
+        ),
+    ),
     # "on programs amenable to tracing", "in patients eligible for surgery": what the finding
     # is restricted to (the noun before is the claim's too; the restriction is the condition).
     (
