@@ -395,6 +395,33 @@ def test_could_of_what_was_seen_or_done_is_no_hedge() -> None:
     assert check_hedging(claim, seen.replace("observed", "explained by attention")) != []
 
 
+def test_a_hedged_clause_a_contrast_ends_does_not_weaken_the_clauses_after_it() -> None:
+    # Intercellular Calcium Waves in Glia, p. 4: the claim restates the last two clauses,
+    # which share "cell" and "wave" with the hedged first one.
+    ev = (
+        "These individual cell Ca2+ oscillations may occur as an intracellular waves, but they "
+        "are only rarely spread from cell to cell, even in adjacent cells that have just "
+        "communicated a wave."
+    )
+    claim = (
+        "These single-cell oscillations only rarely spread from cell to cell, even between "
+        "adjacent cells that have just communicated a wave."
+    )
+    assert check_hedging(claim, ev) == []
+    assert check_hedging("Single-cell oscillations occur as intracellular waves.", ev) != []
+    # S2ORC, p. 8: "by pretraining ..." is how the hedged main clause would come true.
+    ev = (
+        "S2ORC could potentially benefit task performance without additional annotation, for "
+        "example, by pretraining language models on S2ORC citation contexts before fine-tuning "
+        "to these tasks."
+    )
+    claim = (
+        "Pretraining language models on S2ORC citation contexts reliably improves "
+        "citation-intent classifiers without any additional annotation."
+    )
+    assert [f.evidence_text for f in check_hedging(claim, ev)] == ["could"]
+
+
 def test_an_exception_the_claim_drops_is_partial() -> None:
     # Novelty Controlled Paraphrase Generation with Retrieval Augmented Conditional Prompt
     # Tuning, p. 5.

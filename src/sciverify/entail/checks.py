@@ -358,6 +358,7 @@ _CAUSAL = re.compile(
     r"mechanism|driven by|explained by|explains?|attributable|attributed)\b",
     re.IGNORECASE,
 )
+_BUT = re.compile(r"[,;:]?\s*(?:but|whereas|while|although|though|yet)\b", re.IGNORECASE)
 _CLAUSE = re.compile(r"[,;:]\s+|\s+(?:but|whereas|while|although|though)\s+", re.IGNORECASE)
 
 
@@ -376,14 +377,23 @@ def _restated_clauses(claim: str, evidence: str) -> str:
         return {w.stem for w in ws} | parts | set(re.findall(r"\d+(?:\.\d+)?", text))
 
     wanted = terms(claim)
-    shared = [len(wanted & terms(evidence[a:b])) for a, b in clauses]
-    top = max(shared)
+    each = [wanted & terms(evidence[a:b]) for a, b in clauses]
+    shared = [len(t) for t in each]
+    # What a clause alone shares with the claim: "X may occur as waves, but they rarely spread
+    # from cell to cell, even in adjacent cells" restated over the last two clauses shares
+    # "cell" and "wave" with the first as well. Only a clause that a contrast ends ("..., but")
+    # is a statement of its own; "X could benefit Y, for example by Z" hedges Z too.
+    own = [
+        len(t - set().union(*(u for j, u in enumerate(each) if j != i))) for i, t in enumerate(each)
+    ]
+    top, top_own = max(shared), max(own)
     causal = _CAUSAL.search(claim) is not None
     out = list(evidence)
-    for (a, b), n in zip(clauses, shared, strict=True):
+    for (a, b), n, k in zip(clauses, shared, own, strict=True):
         if causal and _HEDGED_CAUSE.search(evidence, a, b):
             continue  # the claim states a cause, the evidence only a likely one
-        if 2 * n <= top:
+        contrasted = _BUT.match(evidence, b) is not None
+        if 2 * n <= top or (contrasted and n < top and 2 * k <= top_own):
             out[a:b] = " " * (b - a)
     return "".join(out)
 
