@@ -395,6 +395,26 @@ def test_could_of_what_was_seen_or_done_is_no_hedge() -> None:
     assert check_hedging(claim, seen.replace("observed", "explained by attention")) != []
 
 
+def test_a_negation_does_not_reach_into_the_condition_after_it() -> None:
+    # Conditions for bacterial selection and extinction ... in cyclic antimicrobial treatments,
+    # p. 16: "cannot be selected" is negated; the "if" clause is the condition it holds under.
+    ev = (
+        "Thus, mutant strains with reduced antimicrobial susceptibility, which are typically "
+        "present in the population at very low initial frequencies, cannot be selected if "
+        "competition with the ancestor (much more abundant initially) prevents the mutant from "
+        "propagating beyond the first cycle."
+    )
+    claim = (
+        "A mutant with reduced susceptibility that starts at a very low frequency can be removed "
+        "in just one cycle if competition with the far more abundant ancestor keeps it from "
+        "propagating."
+    )
+    assert check_negation(claim, ev) == []
+    # What the negation does reach still conflicts.
+    shorter = "Mutant strains are not selected over the ancestor if competition prevents it."
+    assert check_negation("Mutant strains are selected over the ancestor.", shorter)
+
+
 def test_a_hedged_clause_a_contrast_ends_does_not_weaken_the_clauses_after_it() -> None:
     # Intercellular Calcium Waves in Glia, p. 4: the claim restates the last two clauses,
     # which share "cell" and "wave" with the hedged first one.

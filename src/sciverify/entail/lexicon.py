@@ -63,9 +63,13 @@ NEGATION_PREFIX = split_words(
 )
 # ... and cues whose scope runs backward ("X remained unchanged").
 NEGATION_SUFFIX = split_words("unchanged unaffected unaltered undetectable absent")
-# Words that end a negation's scope: a new clause starts.
+# Words that end a negation's scope: a new clause starts, or a condition or a reason ("cannot
+# be selected if competition with the ancestor prevents ..." negates the selection only).
 SCOPE_BREAKERS = frozenset(
-    split_words("but however whereas while although though yet instead rather except unlike")
+    split_words(
+        """but however whereas while although though yet instead rather except unlike if unless
+        whenever because"""
+    )
 )
 
 # Strength of a statement, weakest first. A claim stronger than its evidence is partial.
