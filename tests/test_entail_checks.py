@@ -395,6 +395,25 @@ def test_could_of_what_was_seen_or_done_is_no_hedge() -> None:
     assert check_hedging(claim, seen.replace("observed", "explained by attention")) != []
 
 
+def test_maximise_against_minimise_is_a_reversed_direction() -> None:
+    # Conditions for bacterial selection and extinction ... in cyclic antimicrobial treatments,
+    # p. 17, against a labelled draft's claim.
+    ev = (
+        "Then, the strains that are selected under cyclic treatment are those that minimise the "
+        "equilibrium time, thereby achieving a better compromise between bacterial growth and "
+        "death."
+    )
+    claim = (
+        "Under cyclic treatment, the strains that are eventually selected are those that "
+        "maximise the equilibrium time needed to balance growth against killing."
+    )
+    found = check_comparatives(claim, ev)
+    assert [(f.effect, f.claim_text, f.evidence_text) for f in found] == [
+        ("contradict", "maximise", "minimise")
+    ]
+    assert check_comparatives(claim.replace("maximise", "minimize"), ev) == []
+
+
 def test_a_negation_does_not_reach_into_the_condition_after_it() -> None:
     # Conditions for bacterial selection and extinction ... in cyclic antimicrobial treatments,
     # p. 16: "cannot be selected" is negated; the "if" clause is the condition it holds under.

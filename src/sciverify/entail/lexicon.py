@@ -127,7 +127,7 @@ UP_WORDS = frozenset(
         exceeds exceeded superior boost boosts boosted gain gains upregulated up-regulated
         upregulates promote promotes promoted accelerate accelerates accelerated longer
         increment widen widens widened widening wider broaden broadens broadened broadening
-        broader
+        broader maximise maximises maximised maximising maximize maximizes maximized maximizing
         """
     )
 )
@@ -141,7 +141,8 @@ DOWN_WORDS = frozenset(
         suppresses inhibit inhibited inhibits downregulated down-regulated downregulates
         shorter loss lowered lowers slow slows slowed slowing delay delays delayed retard
         retards retarded narrows narrowed narrowing narrower shrink shrinks shrank shrunk
-        shrinking
+        shrinking minimise minimises minimised minimising minimize minimizes minimized
+        minimizing
         """
     )
 )
