@@ -304,6 +304,29 @@ def test_universal_claim_over_limited_evidence() -> None:
     )
 
 
+def test_a_supported_every_or_all_is_no_overreach_but_always_is() -> None:
+    from sciverify.records import Status
+    from sciverify.verify.claims import Claim
+    from sciverify.verify.evidence import ClaimCheck, Span
+    from sciverify.verify.logic import evidence_logic
+
+    # An Improved Multi-Output Gaussian Process RNN ... for Early Sepsis Detection, p. 7.
+    ev = "All RNNs we trained are two-layer LSTMs with 64 hidden units per layer."
+
+    def findings(claim: str, status: str) -> list[str | None]:
+        check = ClaimCheck(Claim("p_001.c1", "p_001", claim, (0, len(claim))), claim)
+        check.status = status
+        check.deciding = Span(ev, "p", "p:c", "T", 7, None, "method", True, 0.8)
+        return [c.finding for c in evidence_logic([check], fact_findings={})]
+
+    every = "Every RNN was a two-layer LSTM with 64 hidden units per layer."
+    assert findings(every, Status.supported) == []
+    # Not supported: the universal is still flagged with the rest.
+    assert findings(every, Status.partially_supported) == ["universal_over_limited"]
+    always = "The RNNs were always two-layer LSTMs with 64 hidden units per layer."
+    assert "universal_over_limited" in findings(always, Status.supported)
+
+
 # ---------------------------------------------------------------------------- consistency
 
 

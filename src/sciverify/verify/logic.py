@@ -72,6 +72,9 @@ def causal_over_correlational(claim: str, evidence: str) -> bool:
     )
 
 
+_DETERMINERS = frozenset({"all", "every"})
+
+
 def universal_over_limited(claim: str, evidence: str) -> str | None:
     """The universal word of the claim when the evidence does not share it, else None."""
     m = UNIVERSAL.search(claim)
@@ -115,6 +118,11 @@ def evidence_logic(
                 )
             )
         word = universal_over_limited(claim, ev)
+        if word in _DETERMINERS and check.status == Status.supported:
+            # "Every RNN was a two-layer LSTM", "starts every program in an interpreter": a
+            # statement the source supports describes what it quantifies over; "always",
+            # "never" and "without exception" still claim more than a sentence without them.
+            word = None
         if word:
             cards.append(
                 _card(
