@@ -414,6 +414,27 @@ def test_maximise_against_minimise_is_a_reversed_direction() -> None:
     assert check_comparatives(claim.replace("maximise", "minimize"), ev) == []
 
 
+def test_a_negation_conflicts_only_where_the_other_side_states_what_it_denies() -> None:
+    # Out-of-equilibrium selection pressure enhances inference from protein sequence data,
+    # p. 1: the paper uses its minimal model; it never says the effect is confined to it.
+    ev = (
+        "Using a minimal model, we show that fluctuating selection strength and the onset of "
+        "new selection pressures improve coevolution-based inference of structural contacts."
+    )
+    assert check_negation("The effect is not confined to the minimal model.", ev) == []
+    assert check_negation(
+        "Fluctuating selection strength does not improve inference of structural contacts.", ev
+    )
+    # A denied difference denies the change the other side states (the LIMIT trial, p. 7).
+    none = (
+        "There were no statistically significant differences identified in dietary glycaemic "
+        "load or dietary glycaemic index between women receiving Lifestyle Advice and women "
+        "receiving Standard Care."
+    )
+    claim = "Lifestyle advice reduced dietary glycaemic index and glycaemic load."
+    assert [f.effect for f in check_negation(claim, none)] == ["contradict"]
+
+
 def test_a_negation_does_not_reach_into_the_condition_after_it() -> None:
     # Conditions for bacterial selection and extinction ... in cyclic antimicrobial treatments,
     # p. 16: "cannot be selected" is negated; the "if" clause is the condition it holds under.
@@ -770,11 +791,15 @@ def test_a_negated_condition_or_a_possibility_is_no_polarity_conflict() -> None:
         "balance the new cells formed during growth against removal by killing and dilution."
     )
     assert check_negation(claim, extinct) == []
-    # Stated as a finding, the same negation is a conflict.
+    # Stated as a finding, the same negation is a conflict with a claim that it is reached.
     asserted = (
         "An equilibrium cannot be reached between new cells formed during growth and removal."
     )
-    assert [f.effect for f in check_negation(claim, asserted)] == ["contradict"]
+    reached = "An equilibrium is reached between the new cells formed during growth and removal."
+    assert check_negation(reached, extinct) == []
+    assert [f.effect for f in check_negation(reached, asserted)] == ["contradict"]
+    # A claim that never says the equilibrium is reached is not denied by it.
+    assert check_negation(claim, asserted) == []
     potential = (
         "Any stress caused by the pen environment and study protocol had the potential to alter "
         "the basal endocrine profiles of the study animals over time."
@@ -1206,6 +1231,8 @@ def test_a_table_row_below_the_other_in_every_column_contradicts_outperformed() 
 
 
 def test_a_dash_ends_the_scope_of_a_negation() -> None:
+    from sciverify.entail import lexicon as lx
+
     # Bigtable, p. 4: "never split" says nothing against the three-level hierarchy.
     ev = (
         "The root tablet is just the first tablet in the METADATA table, but is treated "
@@ -1217,10 +1244,25 @@ def test_a_dash_ends_the_scope_of_a_negation() -> None:
         "locations of all METADATA tablets."
     )
     assert [f for f in check_negation(claim, ev) if f.effect == "contradict"] == []
-    # Without the dashes the scope of "never" runs on into the tablet location.
-    undashed = ev.replace("—", " ")
-    assert [f.effect for f in check_negation(claim, undashed)] == ["contradict"]
     assert [f.effect for f in check_negation(claim, ev.replace("—", " - "))] == []
+
+    # The scope of "never" ends at the dash; without the dashes it runs on into the tablet
+    # location hierarchy.
+    def scope(text: str) -> list[str]:
+        ws = lx.words(text)
+        i = next(k for k, w in enumerate(ws) if w.lower == "never")
+        return [w.lower for w in lx.run(text, ws, i, +1)]
+
+    assert scope(ev) == ["split"]
+    assert scope(ev.replace("—", " ")) == [
+        "split",
+        "to",
+        "ensure",
+        "that",
+        "the",
+        "tablet",
+        "location",
+    ]
 
 
 def test_shared_numbers_make_a_claim_related_enough_for_the_hedge_check() -> None:

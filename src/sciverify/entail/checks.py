@@ -116,14 +116,49 @@ def _enough(shared: set[str], scope: set[str]) -> bool:
     return len(shared - {"significant"}) >= 1 and len(shared) >= 2
 
 
+# Degree words and framing nouns before the denied predicate ("no significant effect", "not
+# statistically different", "no evidence that X altered"): the head is the word after them.
+_NOT_HEADS = frozenset(
+    lx.split_words(
+        """significant significantly statistically clinically any longer more less much very
+    further clear clearly evident detectable measurable meaningful substantial appreciable
+    evidence indication sign signs proof"""
+    )
+)
+
+
+# "No difference in glycaemic index" denies "reduced glycaemic index" too: a denied change,
+# effect or association is denied whatever verb the other side states it with.
+_CHANGE = frozenset(
+    w.stem
+    for w in lx.words(
+        """difference differences differ differed change changes changed effect effects impact
+        association associated correlation correlated relationship benefit improvement
+        increase decrease reduction"""
+    )
+)
+
+
+def _asserted(head: str, stems: set[str]) -> bool:
+    # Prefix match, as `mentions._mentions`: "differ" / "difference", "increas" / "increase".
+    return head in stems or (len(head) >= 5 and any(s[:5] == head[:5] for s in stems))
+
+
 def _negated_shared(
     negated: list[tuple[tuple[int, int], set[str], list[lx.Word]]], other: str
 ) -> tuple[tuple[int, int], tuple[int, int]] | None:
     """The first negation scope whose content `other` asserts: (scope span, span in `other`)."""
     words = lx.words(other)
     stems_of_other = lx.content_stems(words)
-    for span, stems, _ in negated:
+    for span, stems, scope in negated:
         shared = stems & stems_of_other
+        head = next(
+            (w.stem for w in scope if lx.is_content(w) and w.lower not in _NOT_HEADS), None
+        )
+        if head is not None and head not in _CHANGE and not _asserted(head, stems_of_other):
+            # "not confined to the minimal model" against "using a minimal model": the other
+            # side never says what is denied, only what it is said of.
+            continue
         if _enough(shared, stems):
             hits = [w for w in words if w.stem in shared]
             return span, (min(w.start for w in hits), max(w.end for w in hits))
