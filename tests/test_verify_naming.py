@@ -204,3 +204,21 @@ def test_a_number_the_paper_never_states_but_gives_another_value_for_is_contradi
     far = [paper[0], replace(paper[2], text="A 10-to-1 ratio was chosen."), paper[3]]
     kept = _bigtable(claim, cfg)
     assert not name_gaps(kept, far, cfg) and kept.status == Status.partially_supported
+
+
+def test_a_result_the_claim_attributes_as_the_background_passage_does_is_reported() -> None:
+    from sciverify.verify.decision import _attributed
+
+    # Artificial intelligence and the conduct of literature reviews, p. 2 (related work).
+    ev = (
+        "has been illustrated recently by Larsen et al. (2019), who estimated that in the IS "
+        "field, the number of relevant papers in many research areas easily exceeds 10,000."
+    )
+    claim = (
+        "In information systems research, Larsen et al. estimated that the number of relevant "
+        "papers in many research areas easily exceeds 10,000."
+    )
+    assert _attributed(claim, ev)
+    # No author named, or another one: the background passage alone still backs no number.
+    assert not _attributed(claim.replace("Larsen et al. estimated", "it is estimated"), ev)
+    assert not _attributed(claim.replace("Larsen", "Wagner"), ev)

@@ -352,6 +352,7 @@ def conclude(check: ClaimCheck, cfg: VerifySettings) -> None:
         and check.deciding is not None
         and check.deciding.section_kind in _BACKGROUND_SECTIONS
         and check.claim.numbers
+        and not _attributed(claim, check.deciding.text)
     ):
         # DESIGN.md 2.4: background text may explain a result, never back one on its own.
         check.status, check.finding = Status.partially_supported, "background_only"
@@ -497,6 +498,22 @@ def _naming_sentence(
         ):
             best = (shared, s)
     return None, best[1] if best else None
+
+
+_NAMED_AUTHOR = re.compile(
+    r"\b([A-Z][\w'\u2019-]+)(?:\s+and\s+[A-Z][\w'\u2019-]+)?\s+"
+    r"(?:et\s+al\.?|and\s+(?:colleagues|co-?workers))"
+)
+
+
+def _attributed(claim: str, evidence: str) -> bool:
+    """The claim names the authors of the result ("Larsen et al. estimated ...") and the
+    background passage attributes it to them ("... by Larsen et al. (2019), who estimated"):
+    the draft reports what the cited paper reports, with its source."""
+    return any(
+        re.search(rf"\b{re.escape(m.group(1))}\b", evidence)
+        for m in _NAMED_AUTHOR.finditer(claim)
+    )
 
 
 def model_spans(check: ClaimCheck, cfg: VerifySettings) -> list[int]:
