@@ -122,7 +122,7 @@ _NOT_HEADS = frozenset(
     lx.split_words(
         """significant significantly statistically clinically any longer more less much very
     further clear clearly evident detectable measurable meaningful substantial appreciable
-    evidence indication sign signs proof"""
+    evidence indication sign signs proof again even ever yet once"""
     )
 )
 
