@@ -1412,3 +1412,89 @@ def test_a_share_the_paper_writes_in_words_matches_the_claims_percentage() -> No
     found = check_numbers("20% of physicians and 50% of nurses agree.", ev)
     assert [(f.claim_text, f.effect) for f in found] == [("20%", "ok"), ("50%", "ok")]
     assert check_numbers("48% of the nurses agree.", ev)[0].effect != "ok"
+
+
+def test_a_percentage_change_is_the_ratio_the_evidence_reports() -> None:
+    # SciFact: "for quitters, HR 0.50" states a risk reduced by about half.
+    ev = (
+        "The HR for light smokers was 0.44 (95% CI, 0.35-0.56); for quitters, HR 0.50 "
+        "(95% CI, 0.36-0.69), for stable ex-smokers, HR 0.17 (95% CI, 0.13-0.23)."
+    )
+    claim = "Participants who quit smoking reduce lung cancer risk by approximately 50%."
+    assert [f.effect for f in check_numbers(claim, ev)] == ["ok"]
+    raised = "Smokers had higher odds of stroke (OR 1.32, 95% CI 1.1-1.5)."
+    assert [f.effect for f in check_numbers("Smoking raised the odds by 32%.", raised)] == ["ok"]
+    # Another size of change, or a change the other way, is not what the ratio says.
+    assert check_numbers("Quitting reduces lung cancer risk by 80%.", ev)[0].effect != "ok"
+    assert check_numbers("Smoking lowered the odds by 32%.", raised)[0].effect != "ok"
+
+
+def test_a_failed_procedure_is_a_kind_of_procedure_not_a_negation() -> None:
+    # SciFact: "the risk of failed procedures" denies nothing.
+    ev = "Ultrasound imaging reduced the risk of failed procedures and of traumatic procedures."
+    claim = "Ultrasound guidance reduces the number of traumatic procedures."
+    assert [f for f in run_checks(claim, ev) if f.effect == "contradict"] == []
+    # "failed to" still negates.
+    assert check_negation(
+        "The drug reduced traumatic procedures.", "The drug failed to reduce traumatic procedures."
+    )
+
+
+def test_a_failure_after_removal_shows_that_something_is_needed() -> None:
+    # SciFact: loss of function supports a claim that the removed part is essential.
+    ev = (
+        "Mice with targeted ablation of osteocytes or a disrupted osteocyte network have "
+        "comparable numbers of HSPCs in the BM but fail to mobilize HSPCs in response to G-CSF."
+    )
+    assert (
+        check_negation("Osteocytes have an essential role in G-CSF induced HSPC mobilization.", ev)
+        == []
+    )
+    # Without a removal, failing to mobilize denies that mobilization happens.
+    plain = "Osteocytes fail to mobilize HSPCs in response to G-CSF."
+    assert check_negation("Osteocytes mobilize HSPCs in response to G-CSF.", plain)
+
+
+def test_a_claim_about_the_affirmed_case_of_but_not_is_not_denied() -> None:
+    # SciFact: the sentence affirms the lymph node and denies the blood.
+    ev = (
+        "Protection strongly correlates with the magnitude of SIV-specific T cells in the lymph "
+        "node but not with the responses of such T cells in the blood."
+    )
+    claim = "Attenuated SIV vaccines induce a stronger T cell response in lymph node cells."
+    assert check_negation(claim, ev) == []
+    about_blood = "Protection correlates with the responses of such T cells in the blood."
+    assert check_negation(about_blood, ev)
+
+
+def test_better_agrees_with_less_of_what_is_bad_and_says_nothing_of_unknown_measures() -> None:
+    ev = (
+        "Autologous MSCs compared with anti-IL-2 receptor antibody induction therapy resulted in "
+        "lower incidence of acute rejection, decreased risk of opportunistic infection, and "
+        "better estimated renal function at 1 year."
+    )
+    claim = (
+        "Autologous transplantation of mesenchymal stem cells has better graft function than "
+        "induction therapy with anti-interleukin-2 receptor antibodies."
+    )
+    assert check_comparatives(claim, ev) == []
+    # An evaluative word still conflicts with a change in a measure whose good side is known.
+    worse = check_comparatives(
+        "The new model has better accuracy than the baseline.",
+        "The new model has lower accuracy than the baseline.",
+    )
+    assert [f.effect for f in worse] == ["contradict"]
+
+
+def test_sensitive_and_sensitivity_are_the_same_target() -> None:
+    # SciFact: "more sensitive, but less specific" says "higher sensitivity".
+    ev = (
+        "Human papillomavirus (HPV) testing is known to be more sensitive, but less specific than "
+        "cytology for detecting cervical intraepithelial neoplasia (CIN)."
+    )
+    claim = (
+        "Primary cervical cytology screening with HPV detection has higher longitudinal "
+        "sensitivity to detect severe cervical intraepithelial neoplasia than conventional "
+        "cytology."
+    )
+    assert check_comparatives(claim, ev) == []

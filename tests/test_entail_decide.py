@@ -161,3 +161,14 @@ def test_calibration_finds_thresholds_at_least_as_good_as_the_defaults(
     before = eval_entail(sample, entailer=entailer, with_checks=True)
     after = eval_entail(sample, entailer=entailer, with_checks=True, thresholds=tuned)
     assert after.macro_f1 >= before.macro_f1 - 1e-9
+
+
+def test_matching_years_do_not_excuse_a_contradiction_the_model_reads() -> None:
+    # SciFact: the period matches, the direction of the change does not.
+    ev = (
+        "From 2009-2014, sepsis incidence using clinical criteria was stable (+0.6% relative "
+        "change/y [95% CI, −2.3% to 3.5%], P = .67)."
+    )
+    claim = "Incidence of sepsis has fallen substantially from 2009 to 2014."
+    probs = EntailProbs(entailment=0.02, neutral=0.02, contradiction=0.96)
+    assert decide(claim, [(ev, probs, 1.0)]).status == Status.contradicted

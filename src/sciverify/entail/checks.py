@@ -80,6 +80,8 @@ def _nominal(text: str, ws: list[lx.Word], i: int) -> bool:
     w = ws[i]
     if w.lower == "lacking" and i > 0 and ws[i - 1].lower not in _AUX:
         return True  # "mice lacking Sirt1": a knockout named, not a negated statement
+    if _failed_as_adjective(ws, i):
+        return True
     if w.lower not in ("lack", "absence"):
         return False
     if w.lower == "lack" and not (i + 1 < len(ws) and ws[i + 1].lower == "of"):
@@ -88,6 +90,24 @@ def _nominal(text: str, ws: list[lx.Word], i: int) -> bool:
     at_clause_start = i == 0 or bool(re.search(r"[,;:.(]\s*(?:the\s+|a\s+)?$", before))
     # "the lack of X", "a lack of X", "an absence of X": a noun phrase whatever the article.
     return at_clause_start or bool(re.search(r"\b(?:the|a|an)\s*$", before))
+
+
+# Words after which "failed" qualifies a noun ("of failed procedures", "the failed attempts").
+_ATTRIBUTIVE = frozenset(
+    lx.split_words(
+        """the a an of for with and or in on by from all any two three several many fewer
+        more number rate risk proportion percentage"""
+    )
+)
+
+
+def _failed_as_adjective(ws: list[lx.Word], i: int) -> bool:
+    """ "The risk of failed procedures": an adjective, nothing denied."""
+    return (
+        ws[i].lower == "failed"
+        and (i == 0 or ws[i - 1].lower in _ATTRIBUTIVE)
+        and not (i + 1 < len(ws) and ws[i + 1].lower == "to")
+    )
 
 
 _CLAUSE_START = re.compile(r"(?:^|[,;:.(]|\bthat)\s*$", re.IGNORECASE)
@@ -152,9 +172,7 @@ def _negated_shared(
     stems_of_other = lx.content_stems(words)
     for span, stems, scope in negated:
         shared = stems & stems_of_other
-        head = next(
-            (w.stem for w in scope if lx.is_content(w) and w.lower not in _NOT_HEADS), None
-        )
+        head = next((w.stem for w in scope if lx.is_content(w) and w.lower not in _NOT_HEADS), None)
         if head is not None and head not in _CHANGE and not _asserted(head, stems_of_other):
             # "not confined to the minimal model" against "using a minimal model": the other
             # side never says what is denied, only what it is said of.
@@ -183,7 +201,11 @@ def check_negation(claim: str, evidence: str) -> list[Finding]:
         if hit is None:
             return []
         e_span, c_span = hit
-        if _narrower(e_neg, e_span, claim):
+        if (
+            _narrower(e_neg, e_span, claim)
+            or _loss_of_function(evidence, e_span, claim)
+            or _other_branch(evidence, e_span, claim)
+        ):
             return []
         negated = evidence[e_span[0] : e_span[1]]
         if _NOT_AS.match(negated) and _THAN.search(claim):
@@ -194,7 +216,11 @@ def check_negation(claim: str, evidence: str) -> list[Finding]:
         if hit is None:
             return []
         c_span, e_span = hit
-        if _narrower(c_neg, c_span, evidence):
+        if (
+            _narrower(c_neg, c_span, evidence)
+            or _loss_of_function(claim, c_span, evidence)
+            or _other_branch(claim, c_span, evidence)
+        ):
             return []
         if _POSSIBLE.search(evidence[max(0, e_span[0] - 40) : e_span[1]]):
             return []  # "had the potential to alter" is no finding that it altered
@@ -202,6 +228,44 @@ def check_negation(claim: str, evidence: str) -> list[Finding]:
             return []
         message = f"the claim negates {claim[c_span[0] : c_span[1]]!r}, the evidence asserts it"
     return [lx.finding("negation", "contradict", message, claim, evidence, c_span, e_span)]
+
+
+# "Mice with targeted ablation of osteocytes fail to mobilize HSPCs": a failure after something
+# is removed shows that it is needed ("osteocytes have an essential role in mobilization").
+_REMOVED = re.compile(
+    r"\b(?:ablat\w*|delet\w*|knock-?(?:out|down|ed)\w*|deficien\w*|lacking|loss of|"
+    r"deplet\w*|silenc\w*|null|disrupt\w*|inhibit\w*|block\w*|mutant|mutations? in)\b|"
+    r"[-−]/[-−]",
+    re.IGNORECASE,
+)
+_NEEDED = re.compile(
+    r"\b(?:essential|required|requires?|requirement|necessary|needed|needs?|critical|"
+    r"crucial|indispensable|depends?|dependent|key role|role)\b",
+    re.IGNORECASE,
+)
+
+
+def _loss_of_function(text: str, span: tuple[int, int], other: str) -> bool:
+    """The negation reports what fails once something is removed, and the other side says that
+    something is needed: the same finding, not a polarity conflict."""
+    return bool(_REMOVED.search(_sentence_before(text, span[0])) and _NEEDED.search(other))
+
+
+_BUT_NOT = re.compile(r"(?:\bbut|\band|\byet|,)\s*$", re.IGNORECASE)
+
+
+def _other_branch(text: str, span: tuple[int, int], other: str) -> bool:
+    """ "Correlates with T cells in the lymph node but not with T cells in the blood": the
+    sentence affirms one case and denies another; the other side speaks of the affirmed one
+    when it shares more of what sets that case apart than of what sets the denied one apart."""
+    if not _BUT_NOT.search(text[max(0, span[0] - 6) : span[0]]):
+        return False
+    before = _sentence_before(text, span[0])
+    end = re.compile(r"[;.](?:\s|$)").search(text, span[1])
+    affirmed = lx.content_stems(lx.words(before)[-14:])
+    denied = lx.content_stems(lx.words(text[span[0] : end.start() if end else len(text)]))
+    mine = lx.content_stems(lx.words(other))
+    return len((affirmed - denied) & mine) > len((denied - affirmed) & mine)
 
 
 def _narrower(
@@ -471,6 +535,16 @@ class _Cue:
     left: set[str]  # the compared side: "A" in "higher in A than in B", "A" in "A outperforms B"
     right: set[str]  # the compared-to side: "B"
     nominal: bool = False  # "a drop in X", "an increase of X": what changes comes after
+    evaluative: bool = False  # "better", "improved": says which way is good, not which is more
+
+    def towards(self, other: _Cue) -> int | None:
+        """This cue's direction read against `other`: as it stands when both say how much or
+        both say how good; when one says how good, "better" and "a decreased risk" agree, and
+        "better" says nothing against a change in a quantity of unknown sign."""
+        if self.evaluative == other.evaluative or not self.evaluative:
+            return self.direction
+        sign = _good_way(other.after | other.before)
+        return None if sign is None else self.direction * sign
 
 
 def _directions(text: str) -> list[_Cue]:
@@ -505,8 +579,39 @@ def _directions(text: str) -> list[_Cue]:
             # "A, rather than B, were more likely"
             left, right = _side(lx.words(compared["a"])), _side(lx.words(compared["b"]))
         nominal = i + 1 < len(ws) and ws[i + 1].lower in ("in", "of")
-        out.append(_Cue(d, (w.start, w.end), before, _side(after), left, right, nominal))
+        evaluative = w.lower in _EVALUATIVE_WORDS
+        out.append(
+            _Cue(d, (w.start, w.end), before, _side(after), left, right, nominal, evaluative)
+        )
     return out
+
+
+_EVALUATIVE_WORDS = frozenset(
+    lx.split_words(
+        """improve improved improves improving improvement better outperform outperforms
+        outperformed superior worse worsen worsens worsened underperform underperforms
+        underperformed inferior impair impaired impairs"""
+    )
+)
+# Stem prefixes of measures where less is better, and of those where more is better.
+_LESS_IS_GOOD = lx.split_words(
+    """risk mortal death incidenc infect reject toxic advers complic morbid recurr relaps failur
+    pain symptom error loss latenc runtim time cost perplex rmse mae mse wer cer fid distanc
+    memori overhead delay hospit readmiss"""
+)
+_MORE_IS_GOOD = lx.split_words(
+    """accura precis recal f1 auc auroc surviv sensitiv specific efficac effectiv perform yield
+    throughput speedup qualiti function"""
+)
+
+
+def _good_way(target: set[str]) -> int | None:
+    """+1 when more of what `target` names is better, -1 when less is, None when unknown."""
+    if any(t.startswith(_LESS_IS_GOOD) for t in target):
+        return -1
+    if any(t.startswith(_MORE_IS_GOOD) for t in target):
+        return 1
+    return None
 
 
 # "A, rather than B, were more likely", "A, compared with B, had higher": the two sides come
@@ -543,14 +648,22 @@ def _same_target(a: _Cue, b: _Cue) -> bool:
     elif b.nominal and not a.nominal:
         sides.append((a.before, b.after))
     for mine, theirs in sides:
-        shared = mine & theirs
+        shared = _shared(mine, theirs)
         if len(shared) >= 2:
             return True
         # One shared word counts when it is all one side has ("slows atherosclerosis" /
         # "accelerates atherosclerosis in mice") and says more than "risk" or "level".
-        if shared and shared in (mine, theirs) and not shared <= _GENERIC_TARGETS:
+        whole = shared == mine or _shared(theirs, mine) == theirs
+        if shared and whole and not shared <= _GENERIC_TARGETS:
             return True
     return False
+
+
+def _shared(mine: set[str], theirs: set[str]) -> set[str]:
+    """The stems of `mine` that `theirs` has too, "sensitivity" and "sensitive" alike (the
+    first seven letters of two long stems)."""
+    long = {t[:7] for t in theirs if len(t) >= 7}
+    return {m for m in mine if m in theirs or (len(m) >= 7 and m[:7] in long)}
 
 
 _GENERIC_TARGETS = frozenset(
@@ -580,12 +693,15 @@ def check_comparatives(claim: str, evidence: str) -> list[Finding]:
     rows: dict[str, tuple[list[float], tuple[int, int]]] | None = None  # read when needed
     for cue in _directions(claim):
         if any(
-            e.direction == cue.direction and _same_target(cue, e) and not _swapped(cue, e)
+            e.towards(cue) == cue.towards(e) and _same_target(cue, e) and not _swapped(cue, e)
             for e in ev
         ):
             continue  # the evidence says the same thing somewhere
         for e in ev:
-            if _same_target(cue, e) and (e.direction != cue.direction) != _swapped(cue, e):
+            mine, theirs = cue.towards(e), e.towards(cue)
+            if mine is None or theirs is None:
+                continue
+            if _same_target(cue, e) and (theirs != mine) != _swapped(cue, e):
                 said = claim[cue.span[0] : cue.span[1]]
                 message = (
                     f"the claim compares the two sides of {said!r} the other way round"
@@ -846,7 +962,9 @@ def _negated(ws: list[lx.Word], text: str, *, reach: int = 2) -> dict[str, bool]
     cues = [
         j
         for j, w in enumerate(ws)
-        if lx.is_negation(w) and not any(a <= w.start < b for a, b in skip)
+        if lx.is_negation(w)
+        and not any(a <= w.start < b for a, b in skip)
+        and not _failed_as_adjective(ws, j)
     ]
     out: dict[str, bool] = {}
     for i, w in enumerate(ws):

@@ -105,9 +105,9 @@ def judge_span(
         return None
     # A near-verbatim restatement is on topic and entailed whatever the model reads, unless a
     # check finds a conflict (a changed number, polarity, direction) or a gap in it.
-    restates = any(f.check == "restatement" and f.effect == "support" for f in findings) and not any(
-        f.check == "number" and f.effect != "ok" for f in findings
-    )
+    restates = any(
+        f.check == "restatement" and f.effect == "support" for f in findings
+    ) and not any(f.check == "number" and f.effect != "ok" for f in findings)
     if restates:
         pe = max(pe, 0.9)
     on_topic = restates or pe >= th.related_min or pc >= th.related_min
@@ -150,20 +150,23 @@ def judge_span(
 
 _STATISTIC = re.compile(r"\bCI\b|confidence|^[pP]\b|\bSD\b|±")
 _PRECISE = re.compile(r"\d[.,·]\d|%|\d{3}")
+_YEAR = re.compile(r"(?:1[89]|20)\d\d$")
 
 
 def numbers_agree(findings: Sequence[Finding]) -> bool:
     """The number check matched every number of the claim, leaving aside statistics the
     evidence does not report (an added CI or p-value is a gap, not a conflict), and the
     matches say something: two numbers or more, or one precise value ("46.8%", "927-fold"),
-    not just the "12" of "12-month"."""
+    not just the "12" of "12-month" or the years of a period."""
     numbers = [
         f
         for f in findings
         if f.check == "number" and not (f.effect == "partial" and _STATISTIC.search(f.claim_text))
     ]
     matched = [f for f in numbers if f.effect == "ok"]
-    telling = len(matched) >= 2 or any(_PRECISE.search(f.claim_text) for f in matched)
+    # Years date the finding ("from 2009 to 2014"); they say nothing about which way it went.
+    measured = [f for f in matched if not _YEAR.match(f.claim_text.strip())]
+    telling = len(measured) >= 2 or any(_PRECISE.search(f.claim_text) for f in measured)
     return bool(numbers) and len(matched) == len(numbers) and telling
 
 
@@ -261,8 +264,8 @@ def calibrate_thresholds(
         )
 
     gaps = np.logical_or.reduce([has(c, "partial") for c in base.partial_checks] + [none])
-    restates = has("restatement", "support") & ~has("number", "partial") & ~has(
-        "number", "contradict"
+    restates = (
+        has("restatement", "support") & ~has("number", "partial") & ~has("number", "contradict")
     )
     best: tuple[float, dict[str, Any]] | None = None
     for overrides in _OVERRIDES:

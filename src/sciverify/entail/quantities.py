@@ -605,6 +605,13 @@ def _check_value(
             f"{said} in the claim has another unit in the evidence ({e.text_of(evidence)})",
             e,
         )
+    ratio = _ratio_as_change(q, ev, claim, evidence)
+    if ratio is not None:
+        return f(
+            "ok",
+            f"{said} is the change that the ratio {ratio.text_of(evidence)} states",
+            ratio,
+        )
     # Another value "for the same quantity": same unit (a bare number is never enough) and two
     # shared context words, so "mortality fell 15%" vs "mortality fell 25%" conflicts but
     # "15% of patients" vs "25% response rate" does not.
@@ -646,6 +653,35 @@ def _check_value(
     if named:
         return f("ok", f"{said} is part of a name ({named!r}) that the evidence also has")
     return f("partial", f"the number {said} in the claim is not in the evidence")
+
+
+_RATIO_BEFORE = re.compile(
+    r"\b(?:a?HRs?|RRs?|a?ORs?|IRR|(?:hazard|risk|rate|odds|incidence rate) ratios?|"
+    r"relative risks?)\b[^.;\d]{0,24}$"
+)
+_ABOUT = re.compile(r"\b(?:approximately|about|around|roughly|nearly|almost|some)\b|~|≈")
+
+
+def _ratio_as_change(q: Quantity, ev: list[Quantity], claim: str, evidence: str) -> Quantity | None:
+    """ "Reduced the risk by 50%" stated as "HR 0.50", "raised the odds by 32%" as "OR 1.32":
+    the evidence's hazard, risk or odds ratio is one minus (or plus) the claim's percentage."""
+    if q.unit != "%" or q.high is not None or not 0 < q.value < 100:
+        return None
+    ways = {lx.direction(w.lower) for w in lx.words(claim)} - {0}
+    if len(ways) != 1:
+        return None
+    expected = 1 + ways.pop() * q.value / 100
+    slack = 0.006 + (0.025 if _ABOUT.search(claim) else 0.0)
+    for e in ev:
+        if (
+            e.kind == "value"
+            and not e.unit
+            and e.high is None
+            and abs(e.value - expected) <= slack
+            and _RATIO_BEFORE.search(evidence[max(0, e.span[0] - 40) : e.span[0]])
+        ):
+            return e
+    return None
 
 
 _NAME_BEFORE = re.compile(r"([A-Za-z][A-Za-z\-]*)[ \-]$")
