@@ -7,6 +7,8 @@ overrides a model "entailment"; then entailment (`supported`, or `partially_supp
 check finds a missing number, entity, condition or a stronger wording); then related-but-not-
 entailed (`partially_supported`). Across spans the strongest verdict wins in that same order.
 `unverifiable` is what is left: nothing relevant, or nothing the model or the checks could call.
+A span that only states an aim or an open question (`entail.aims`) is related at most, unless
+the claim itself describes what a study set out to do.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from sciverify.config.thresholds import CONTRADICTING_CHECKS, DecisionThresholds
+from sciverify.entail.aims import about_study, only_aims
 from sciverify.entail.backends import Entailer
 from sciverify.entail.checks import negation_agrees, run_checks
 from sciverify.records import Decision, EntailProbs, Finding, Label, Status
@@ -48,6 +51,17 @@ def decide(
         if verdict is None:
             continue
         status, confidence, why = verdict
+        if with_checks and status in _STRONG and only_aims(text) and not about_study(claim):
+            # "OBJECTIVE To assess whether screening improves vision" shares the claim's words
+            # and says nothing of the answer: related, whatever the model reads.
+            status, why = (
+                Status.partially_supported,
+                (
+                    "the evidence states what a study set out to do or what is not known, "
+                    "not a finding"
+                ),
+            )
+            findings = [f for f in findings if f.effect == "ok"]
         reason = f"{why} (evidence #{i + 1}: {_snippet(text)!r})"
         verdicts.append(
             (
@@ -80,6 +94,9 @@ def decide(
         if ranked:
             return max(ranked, key=lambda d: d.confidence)
     return _unverifiable(evidence, errors, best_relevance, thresholds)
+
+
+_STRONG = (Status.supported, Status.contradicted)
 
 
 def _polarity_conflict(d: Decision, th: DecisionThresholds) -> bool:

@@ -128,6 +128,7 @@ UP_WORDS = frozenset(
         upregulates promote promotes promoted accelerate accelerates accelerated longer
         increment widen widens widened widening wider broaden broadens broadened broadening
         broader maximise maximises maximised maximising maximize maximizes maximized maximizing
+        positively
         """
     )
 )
@@ -142,7 +143,7 @@ DOWN_WORDS = frozenset(
         shorter loss lowered lowers slow slows slowed slowing delay delays delayed retard
         retards retarded narrows narrowed narrowing narrower shrink shrinks shrank shrunk
         shrinking minimise minimises minimised minimising minimize minimizes minimized
-        minimizing
+        minimizing negatively inversely
         """
     )
 )

@@ -1,0 +1,77 @@
+"""Aims and open questions are not findings (sentences from SciFact abstracts)."""
+
+from __future__ import annotations
+
+import pytest
+
+from sciverify.entail.aims import about_study, is_aim, only_aims
+from sciverify.entail.checks import check_comparatives
+from sciverify.entail.decide import decide
+from sciverify.records import EntailProbs, Status
+
+_ENTAILED = EntailProbs(entailment=0.9, neutral=0.05, contradiction=0.05)
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        (
+            "OBJECTIVE To assess whether population screening for impaired vision among older people "
+            "in the community leads to improvements in vision."
+        ),
+        (
+            "We investigated whether endoplasmic reticulum (ER) stress is necessary for lipid-induced "
+            "apoptosis in beta cells."
+        ),
+        (
+            "The purpose of this investigation was to determine whether maximal oxygen consumption "
+            "differed between two selected groups of black and white children."
+        ),
+        (
+            "It remains unclear whether iPSCs generated from different cell types are molecularly and "
+            "functionally similar."
+        ),
+    ],
+)
+def test_aims_and_open_questions_are_recognised(sentence: str) -> None:
+    assert is_aim(sentence) and only_aims(sentence)
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "We found that the transcription factor Myb was required for development of HSCs.",
+        "To test this hypothesis we measured the response and found that it rose.",
+        "Our study uncovers a noncanonical thermogenic mechanism.",
+        (
+            "In this study, we investigated TFH permissivity to HIV-1. Using flow cytometry, higher "
+            "percentages of infected cells were found."
+        ),
+    ],
+)
+def test_findings_are_not_aims(sentence: str) -> None:
+    assert not only_aims(sentence)
+
+
+def test_an_aim_backs_a_claim_about_the_study_but_not_a_finding() -> None:
+    aim = (
+        "OBJECTIVE To assess whether population screening for impaired vision among older people "
+        "in the community leads to improvements in vision."
+    )
+    finding = "Screening older people for impaired vision leads to improved vision."
+    got = decide(finding, [(aim, _ENTAILED, 1.0)])
+    assert got.status == Status.partially_supported
+    assert "not a finding" in got.reason
+    study = (
+        "The review assessed whether screening older people for impaired vision improves vision."
+    )
+    assert about_study(study) and not about_study(finding)
+    assert "not a finding" not in decide(study, [(aim, _ENTAILED, 1.0)]).reason
+
+
+def test_positive_and_negative_association_are_opposite_directions() -> None:
+    ev = "Birth weight was positively associated with breast cancer risk in studies of birth records."
+    for said in ("negatively", "inversely"):
+        claim = f"Birth weight is {said} associated with breast cancer."
+        assert [f.effect for f in check_comparatives(claim, ev)] == ["contradict"]
+    assert check_comparatives("Birth weight is positively associated with breast cancer.", ev) == []
