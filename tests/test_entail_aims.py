@@ -75,3 +75,25 @@ def test_positive_and_negative_association_are_opposite_directions() -> None:
         claim = f"Birth weight is {said} associated with breast cancer."
         assert [f.effect for f in check_comparatives(claim, ev)] == ["contradict"]
     assert check_comparatives("Birth weight is positively associated with breast cancer.", ev) == []
+
+
+def test_a_finding_with_a_caveat_about_what_is_not_known_is_still_a_finding() -> None:
+    # Split sex ratios, p. 12.
+    sentence = (
+        "For instance, the model predicts a proportional investment in gynes of 0.69 in S. "
+        "invicta, which is substantially higher than the mean value of 0.607 provided by Vargo "
+        "(1996), although the confidence interval on this mean is not known."
+    )
+    assert not is_aim(sentence)
+
+
+def test_a_purpose_followed_by_the_method_is_not_an_aim_statement() -> None:
+    sentence = (
+        "To evaluate DegreeDistance seeds in distance threshold 2 from each other, FIDD and SIDD "
+        "were run on the same networks."
+    )
+    assert not is_aim(sentence)
+    # A claim about what the paper poses or proposes describes the study.
+    assert about_study(
+        "Dinu and Baroni pose the inverse of composition in distributional semantics."
+    )

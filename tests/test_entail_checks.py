@@ -1498,3 +1498,49 @@ def test_sensitive_and_sensitivity_are_the_same_target() -> None:
         "cytology."
     )
     assert check_comparatives(claim, ev) == []
+
+
+def test_a_comparison_is_read_off_the_two_values_the_evidence_gives() -> None:
+    # SciFact: the two arms' remission rates, each named after its value.
+    ev = (
+        "Remission of type 2 diabetes was achieved by 22 (73%) in the surgical group and 4 (13%) "
+        "in the conventional-therapy group."
+    )
+    sides = (
+        "in people treated with conventional therapy than in people treated with gastric banding"
+    )
+    less = check_comparatives(f"Diabetes remission occurs less {sides}.", ev)
+    assert [(f.effect, f.evidence_text.split(")")[0]) for f in less] == [("support", "73%")]
+    more = check_comparatives(f"Diabetes remission occurs more {sides}.", ev)
+    assert [f.effect for f in more] == ["contradict"]
+    # Values named before them; the words before the value tie it to its side.
+    scores = "Model A reached an accuracy of 88.1%, while model B reached 77.2%."
+    higher = check_comparatives("Accuracy was higher for model A than for model B.", scores)
+    assert [f.effect for f in higher] == ["support"]
+    lower = check_comparatives("Accuracy was lower for model A than for model B.", scores)
+    assert [f.effect for f in lower] == ["contradict"]
+    # A sentence about another measure, or "better" for a measure the evidence never names,
+    # says nothing about the comparison.
+    other = "Model A ran for 88 minutes, while model B ran for 77 minutes."
+    assert check_comparatives("Accuracy was lower for model A than for model B.", other) == []
+    assert check_comparatives("Model A was better than model B at the error rate.", scores) == []
+
+
+def test_a_ratio_whose_interval_excludes_one_gives_the_direction_of_a_risk() -> None:
+    # SciFact: whole fruit and type 2 diabetes.
+    ev = (
+        "After adjustment for personal, lifestyle, and dietary risk factors of diabetes, the "
+        "pooled hazard ratio of type 2 diabetes for every three servings/week of total whole "
+        "fruit consumption was 0.98 (95% confidence interval 0.97 [corrected] to 0.99)."
+    )
+    up = check_comparatives(
+        "Consumption of whole fruits increases the risk of type 2 diabetes.", ev
+    )
+    assert [f.effect for f in up] == ["contradict"]
+    down = check_comparatives(
+        "Consumption of whole fruits reduces the risk of type 2 diabetes.", ev
+    )
+    assert [f.effect for f in down] == ["support"]
+    # An interval that spans 1 says neither.
+    spans = "The HR for lung cancer among quitters was 0.90 (95% CI, 0.76-1.09)."
+    assert check_comparatives("Quitting smoking raises the risk of lung cancer.", spans) == []

@@ -49,16 +49,31 @@ _RESULT = re.compile(
 # A claim that describes the study itself ("The trial assessed whether ...") may rest on one.
 _ABOUT_STUDY = re.compile(
     r"\b(?:whether|aim(?:s|ed)?|objectives?|purpose|sought|set\s+out|assess(?:es|ed)?|"
+    r"pose[sd]?|introduc(?:es|ed)|propos(?:es|ed)|address(?:es|ed)|ask(?:s|ed)|questions?|"
     r"examin(?:es|ed)|evaluat(?:es|ed)|investigat(?:es|ed)|explor(?:es|ed)|studied|"
     r"analy[sz](?:es|ed))\b",
     re.IGNORECASE,
 )
 
 
+_MAIN_CLAUSE = re.compile(r",\s+[^,]*\b(?:we|was|were|is|are|has|have|had)\b", re.IGNORECASE)
+# "..., although the confidence interval on this mean is not known": a finding with a caveat.
+_CONCESSIVE = re.compile(r"\b(?:although|though|but|while|whereas|yet)\b", re.IGNORECASE)
+
+
 def is_aim(sentence: str) -> bool:
     """One sentence that states an aim or an open question and no finding."""
     text = " ".join(sentence.split())
-    return bool(_AIM.search(text) or _OPEN.search(text)) and not _RESULT.search(text)
+    if _RESULT.search(text):
+        return False
+    aim = _AIM.search(text)
+    purpose = aim and aim.group().lower().startswith(("to ", "background", "context", "intro"))
+    if purpose and _MAIN_CLAUSE.search(text):
+        aim = None  # "To evaluate the seeds, FIDD and SIDD were run ...": purpose, then method
+    open_question = _OPEN.search(text)
+    if open_question and _CONCESSIVE.search(text, 0, open_question.start()):
+        open_question = None
+    return bool(aim or open_question)
 
 
 def only_aims(text: str) -> bool:

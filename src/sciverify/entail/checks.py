@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from sciverify.chunk import split_sentences
 from sciverify.entail import lexicon as lx
 from sciverify.entail.mentions import check_conditions, check_entities
-from sciverify.entail.quantities import check_numbers, parse_quantities, related
+from sciverify.entail.quantities import Quantity, check_numbers, parse_quantities, related
 from sciverify.records import Finding
 
 __all__ = [
@@ -724,10 +724,204 @@ def check_comparatives(claim: str, evidence: str) -> list[Finding]:
         else:
             if rows is None:
                 rows = _table_rows(evidence)
-            ranked = _table_rank(cue, rows, claim, evidence)
+            ranked = (
+                _table_rank(cue, rows, claim, evidence)
+                or _value_order(cue, claim, evidence)
+                or _ratio_direction(cue, claim, evidence)
+            )
             if ranked is not None:
                 out.append(ranked)
     return out
+
+
+# --- a comparison read off two numbers -----------------------------------------------------
+
+_LABEL_STOP = re.compile(r"[;.]\s|\b(?:and|vs\.?|versus|compared|whereas|while|but)\b|,")
+
+
+def _comparison_sides(cue: _Cue, claim: str) -> tuple[set[str], set[str], set[str]] | None:
+    """The words of side A, side B and the measure of a claim's "A ... less/more ... than B"
+    (or "A outperforms B"). B is what follows "than"; of the words between the direction word
+    and "than" and the words before the direction word, side A is the set that shares a word
+    with B ("in people treated with X than in people treated with Y", "the surgical group had
+    a higher rate than the conventional group") and the other names the measure."""
+    if not cue.right:
+        return None
+    m = re.compile(r"\bthan\b", re.IGNORECASE).search(claim, cue.span[1])
+    if m is not None:
+        stop = re.compile(r"[,;:.]\s|[,;:.]$").search(claim, m.end())
+        b = _side(lx.words(claim[m.end() : stop.start() if stop else len(claim)])[:9])
+    else:
+        b = cue.right
+    left, before = cue.left - {"than"}, cue.before
+    if _shared(left, b) and not _shared(before, b):
+        a, measure = left, before
+    elif _shared(before, b) and not _shared(left, b):
+        a, measure = before, left
+    else:
+        a, measure = left | before, set()
+    a, b = a - b, b - a
+    return (a, b, measure) if a and b else None
+
+
+def _labels(sentence: str, values: list[Quantity], after: bool) -> list[set[str]]:
+    """The words that name what each value is of: those after it up to the next value or
+    clause ("73% in the surgical group"), or before it back to the previous one ("surgical
+    group: 73%")."""
+    out = []
+    for k, q in enumerate(values):
+        if after:
+            end = values[k + 1].span[0] if k + 1 < len(values) else len(sentence)
+            text = sentence[q.span[1] : end]
+            stop = _LABEL_STOP.search(text)
+            text = text[: stop.start()] if stop else text
+        else:
+            start = values[k - 1].span[1] if k else 0
+            text = sentence[start : q.span[0]]
+            cut = list(_LABEL_STOP.finditer(text))
+            text = text[cut[-1].end() :] if cut else text
+        ws = lx.words(text)[:8]
+        out.append(_side(ws) | {part for w in ws for part in lx.hyphen_parts(w.text)})
+    return out
+
+
+def _pick(labels: list[set[str]], side: set[str], other: set[str]) -> int | None:
+    """The one value whose label shares more words with `side` than with `other`."""
+    hits = [
+        k
+        for k, label in enumerate(labels)
+        if len(_shared(label, side)) > len(_shared(label, other))
+    ]
+    return hits[0] if len(hits) == 1 else None
+
+
+def _value_order(cue: _Cue, claim: str, evidence: str) -> Finding | None:
+    """ "Remission occurs less with conventional therapy than with gastric banding" against
+    "remission was achieved by 22 (73%) in the surgical group and 4 (13%) in the conventional-
+    therapy group": the evidence gives one value for each side, of the same unit, in a
+    sentence about the claim's measure; their order supports or reverses the claim's.
+
+    A value is tied to a side by the words next to it. A reversal needs both sides found by
+    name; support may take the second of exactly two values as the other side's."""
+    sides = _comparison_sides(cue, claim)
+    if sides is None:
+        return None
+    a_side, b_side, measure = sides
+    claim_stems = lx.content_stems(lx.words(claim)) - {lx.stem(claim[slice(*cue.span)])}
+    for lo, hi in split_sentences(evidence):
+        sentence = evidence[lo:hi]
+        stems = lx.content_stems(lx.words(sentence))
+        if measure and not _shared(measure, stems):
+            continue  # the sentence does not give the claim's measure
+        topic = claim_stems & stems
+        # "Better" goes the way of a measure that both sides name ("a lower error rate").
+        way = _good_way(topic) if cue.evaluative else 1
+        if way is None:
+            continue
+        sign = cue.direction * way
+        by_unit: dict[str, list[Quantity]] = {}
+        for q in parse_quantities(sentence):
+            # A bare small integer is as often a label ("Figure 2", "model 3") as a measure;
+            # a year dates a finding.
+            bare = not q.unit and (q.decimals == 0 and (q.value < 10 or 1800 <= q.value <= 2100))
+            if q.kind == "value" and q.high is None and not bare:
+                by_unit.setdefault(q.unit, []).append(q)
+        # Percentages first: counts of groups of different sizes do not compare.
+        for unit in sorted(by_unit, key=lambda u: (u != "%", u == "")):
+            values = by_unit[unit]
+            for after in (True, False):
+                found = _ordered(sentence, values, after, (a_side, b_side), topic)
+                if found is None:
+                    continue
+                qa, qb, named = found
+                agrees = (qa.value > qb.value) == (sign > 0)
+                if not agrees and not named:
+                    continue
+                said = claim[cue.span[0] : cue.span[1]]
+                shown = f"{qa.text_of(sentence)} against {qb.text_of(sentence)}"
+                first, last = sorted((qa.span, qb.span))
+                return lx.finding(
+                    "comparative",
+                    "support" if agrees else "contradict",
+                    f"the claim says {said!r}; the evidence gives {shown}"
+                    + ("" if agrees else ", the other way round"),
+                    claim,
+                    evidence,
+                    cue.span,
+                    (lo + first[0], lo + last[1]),
+                )
+    return None
+
+
+def _ordered(
+    sentence: str,
+    values: list[Quantity],
+    after: bool,
+    sides: tuple[set[str], set[str]],
+    topic: set[str],
+) -> tuple[Quantity, Quantity, bool] | None:
+    """The values of side A and side B in one sentence, and whether both were found by name
+    (else B is the other of exactly two values, and A's label names it by two words)."""
+    if len(values) < 2:
+        return None
+    a_side, b_side = sides
+    labels = _labels(sentence, values, after)
+    if len(topic) < 2:
+        return None  # a sentence about something else
+    a, b = _pick(labels, a_side, b_side), _pick(labels, b_side, a_side)
+    named = a is not None and b is not None
+    if a is not None and b is None and len(values) == 2:
+        b = 1 - a
+        named = len(_shared(labels[a], a_side)) >= 2
+    if a is None or b is None or a == b or values[a].value == values[b].value:
+        return None
+    return values[a], values[b], named
+
+
+# "HR 0.50 (95% CI, 0.36-0.69)", "odds ratio 1.32 (1.10 to 1.50)": an estimate and its interval.
+_NUM = r"\d+(?:[.·]\d+)?"
+_RATIO_CI = re.compile(
+    r"\b(?:a?HRs?|RRs?|a?ORs?|IRRs?|(?:hazard|risk|rate|odds|incidence rate) ratios?|"
+    r"relative risks?)\b[^.;]{0,120}?(?P<est>" + _NUM + r")\s*[(\[,;]\s*(?:\d{2}\s*%\s*)?"
+    r"(?:CI|confidence intervals?)?\s*[,:=]?\s*(?P<lo>" + _NUM + r")(?:\s*\[[^\]]{0,20}\])?"
+    r"\s*(?:-|–|−|to|,)\s*(?P<hi>" + _NUM + r")"
+)
+_RISK_WORDS = ("risk", "odd", "hazard", "incid", "mortal", "death", "likelihood", "chanc")
+
+
+def _ratio_direction(cue: _Cue, claim: str, evidence: str) -> Finding | None:
+    """ "Whole fruit increases the risk of type 2 diabetes" against "the pooled hazard ratio of
+    type 2 diabetes for every three servings/week of whole fruit was 0.98 (95% confidence
+    interval 0.97 to 0.99)": a ratio whose interval lies wholly below 1 is a lower risk, wholly
+    above 1 a higher one. An interval that spans 1 says neither."""
+    target = cue.after | cue.before
+    if not any(t.startswith(_RISK_WORDS) for t in target):
+        return None
+    claim_stems = {
+        t for t in lx.content_stems(lx.words(claim)) if not t.startswith(_RISK_WORDS)
+    } - {lx.stem(claim[slice(*cue.span)])}
+    for m in _RATIO_CI.finditer(evidence):
+        est, lo, hi = (float(m[k].replace("·", ".")) for k in ("est", "lo", "hi"))
+        if not lo <= est <= hi:
+            continue
+        way = -1 if hi < 1 else 1 if lo > 1 else 0
+        sentence = _sentence_before(evidence, m.end())
+        if not way or len(claim_stems & lx.content_stems(lx.words(sentence))) < 2:
+            continue
+        said = claim[cue.span[0] : cue.span[1]]
+        side = "below" if way < 0 else "above"
+        agrees = way == cue.direction
+        return lx.finding(
+            "comparative",
+            "support" if agrees else "contradict",
+            f"the claim says {said!r}; the evidence's ratio {m['est']} ({m['lo']} to {m['hi']}) "
+            f"lies {side} 1" + ("" if agrees else ", the other way"),
+            claim,
+            evidence,
+            cue.span,
+            (m.start("est"), m.end("hi")),
+        )
+    return None
 
 
 # A row of a table flattened into text: a label, then at least two numbers ("GANomaly 0.830256

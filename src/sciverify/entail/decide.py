@@ -51,7 +51,12 @@ def decide(
         if verdict is None:
             continue
         status, confidence, why = verdict
-        if with_checks and status in _STRONG and only_aims(text) and not about_study(claim):
+        if (
+            with_checks
+            and status in (Status.supported, Status.contradicted)
+            and only_aims(text)
+            and not about_study(claim)
+        ):
             # "OBJECTIVE To assess whether screening improves vision" shares the claim's words
             # and says nothing of the answer: related, whatever the model reads.
             status, why = (
@@ -96,9 +101,6 @@ def decide(
     return _unverifiable(evidence, errors, best_relevance, thresholds)
 
 
-_STRONG = (Status.supported, Status.contradicted)
-
-
 def _polarity_conflict(d: Decision, th: DecisionThresholds) -> bool:
     """A contradiction whose only conflict a check finds is a polarity one."""
     if d.status != Status.contradicted:
@@ -117,7 +119,11 @@ def judge_span(
 ) -> tuple[str, float, str] | None:
     """One span's (status, confidence, reason), or None when it says nothing about the claim."""
     pe, pc = probs.entailment, probs.contradiction
-    confident = pe >= th.entail_min or pc >= th.contradict_min
+    # A comparison the evidence's figures settle ("73% in the surgical group and 13% in the
+    # conventional-therapy group", "HR 0.98 (0.97 to 0.99)") is on topic however few words the
+    # sentence shares with the claim.
+    figures = any(is_figure_comparison(f) for f in findings)
+    confident = pe >= th.entail_min or pc >= th.contradict_min or figures
     if relevance < th.min_relevance and not confident:
         return None
     # A near-verbatim restatement is on topic and entailed whatever the model reads, unless a
@@ -125,11 +131,15 @@ def judge_span(
     restates = any(
         f.check == "restatement" and f.effect == "support" for f in findings
     ) and not any(f.check == "number" and f.effect != "ok" for f in findings)
-    if restates:
+    # Two values of the evidence ordered as the claim compares its two sides ("less with
+    # conventional therapy" against "73% in the surgical group and 13% in the conventional-
+    # therapy group"): the comparison is stated, in figures the model reads poorly.
+    ordered = any(f.check == "comparative" and f.effect == "support" for f in findings)
+    if restates or ordered:
         pe = max(pe, 0.9)
-    on_topic = restates or pe >= th.related_min or pc >= th.related_min
+    on_topic = restates or figures or pe >= th.related_min or pc >= th.related_min
     conflicts = [f for f in findings if f.effect == "contradict" and f.check in th.override_checks]
-    if pc >= th.contradict_min and not restates:
+    if pc >= th.contradict_min and not (restates or ordered):
         if not conflicts and numbers_agree(findings):
             # The claim's figures are the evidence's: a reversal would be in the words, where
             # the negation and direction checks found none. The small model misreads
@@ -159,10 +169,22 @@ def judge_span(
             )
         if restates:
             return Status.supported, pe, "the claim restates the evidence"
+        if ordered:
+            said = next(f for f in findings if f.check == "comparative" and f.effect == "support")
+            return Status.supported, pe, f"comparative check: {said.message}"
         return Status.supported, pe, f"the evidence entails the claim (p={pe:.2f})"
     if pe >= th.partial_min:
         return (Status.partially_supported, pe, f"related evidence, not entailed (p={pe:.2f})")
     return None
+
+
+def is_figure_comparison(f: Finding) -> bool:
+    """A comparative finding read off numbers (two values, a ratio's interval, a table row)."""
+    return (
+        f.check == "comparative"
+        and f.effect != "ok"
+        and any(ch.isdigit() for ch in f.evidence_text)
+    )
 
 
 _STATISTIC = re.compile(r"\bCI\b|confidence|^[pP]\b|\bSD\b|±")

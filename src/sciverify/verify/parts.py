@@ -33,6 +33,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from sciverify.entail import lexicon as lx
+from sciverify.entail.aims import about_study, only_aims
 from sciverify.entail.decide import decide
 from sciverify.records import Decision, EntailProbs, Status
 from sciverify.verify.decision import checked_conflict, finding_of
@@ -297,8 +298,12 @@ def joint_span(
     into one span (greedy: each added sentence must add `_JOINT_GAIN` of the claim); the
     joined span and its sentences."""
     pool: dict[str, Span] = {}
+    # A sentence that only states an aim or an open question shares the claim's words and
+    # states none of it ("We investigated whether ER stress is necessary ...").
+    aims_count = about_study(claim)
     for s in candidates:
-        pool.setdefault(s.text, s)
+        if aims_count or not only_aims(s.text):
+            pool.setdefault(s.text, s)
     if not pool:
         return None
     first = max(pool.values(), key=lambda s: (relevance(claim, s.text), s.chunk_id))
