@@ -92,22 +92,28 @@ def _nominal(text: str, ws: list[lx.Word], i: int) -> bool:
     return at_clause_start or bool(re.search(r"\b(?:the|a|an)\s*$", before))
 
 
-# Words after which "failed" qualifies a noun ("of failed procedures", "the failed attempts").
-_ATTRIBUTIVE = frozenset(
+def _failed_as_adjective(ws: list[lx.Word], i: int) -> bool:
+    """ "The risk of failed procedures", "while failed retrieval occurred": an adjective before
+    its noun, nothing denied; "failed to", "has failed", "failed in", "failed completely" are
+    the verb."""
+    if ws[i].lower != "failed" or i + 1 >= len(ws):
+        return False
+    after, before = ws[i + 1].lower, ws[i - 1].lower if i else ""
+    return (
+        after not in _AFTER_VERB
+        and not after.endswith("ly")
+        and before not in _AUX
+        and not lx.direction(after)
+    )
+
+
+# Words after "failed" that make it the verb.
+_AFTER_VERB = frozenset(
     lx.split_words(
-        """the a an of for with and or in on by from all any two three several many fewer
-        more number rate risk proportion percentage"""
+        """to in at on for with when because as after by during under against despite and or
+        but if since the a an its their his her this these those"""
     )
 )
-
-
-def _failed_as_adjective(ws: list[lx.Word], i: int) -> bool:
-    """ "The risk of failed procedures": an adjective, nothing denied."""
-    return (
-        ws[i].lower == "failed"
-        and (i == 0 or ws[i - 1].lower in _ATTRIBUTIVE)
-        and not (i + 1 < len(ws) and ws[i + 1].lower == "to")
-    )
 
 
 _CLAUSE_START = re.compile(r"(?:^|[,;:.(]|\bthat)\s*$", re.IGNORECASE)
