@@ -619,3 +619,14 @@ def test_a_bracketed_interval_is_no_numeric_citation() -> None:
     # A labelled draft: "noise levels varied at random over σ = [0, 100]".
     text = "Noise levels varied over σ = [0, 100], as the earlier work [3, 4] did; x ∈ [2, 5]."
     assert [c.keys for c in find_citations(text)] == [("3", "4")]
+
+
+def test_short_claims_are_claims_and_are_checked() -> None:
+    # SciFact claims in three and four content words.
+    assert skip_reason("DUSP4 decreases apoptosis.") is None
+    assert skip_reason("Results shown below.") == "fragment"
+    for text in ("Malaria has a high vectorial capacity.", "DUSP4 decreases apoptosis."):
+        claims = extract_claims(segment(text).paragraphs[0]).claims
+        assert [c.text for c in claims] == [text] and not claims[0].is_simple
+    filler = extract_claims(segment("Simple words only here.").paragraphs[0]).claims
+    assert filler[0].is_simple

@@ -134,6 +134,11 @@ class Claim:
         words = lx.words(self.text)
         if any(lx.direction(w.lower) for w in words):
             return False
+        # "Malaria has a high vectorial capacity." states something in four content words;
+        # "Simple words only here." and "Each has strengths and weaknesses." do not.
+        named = bool(words) and words[0].lower not in _VAGUE_SUBJECTS
+        if named and any(w.lower in _FINITE for w in words):
+            return False
         return len(lx.content_stems(words)) <= 4
 
 
@@ -164,9 +169,20 @@ def skip_reason(sentence: str) -> str | None:
         return "scope"
     if s.endswith(":"):
         return "lead-in"
-    if len(re.findall(r"[A-Za-z]{2,}", s)) < 4:
+    n = len(re.findall(r"[A-Za-z]{2,}", s))
+    # "DUSP4 decreases apoptosis." is a claim in three words; "Results shown below." is not.
+    if n < 3 or (n == 3 and not (_has_finding(s) or _VERB_LIKE.search(s))):
         return "fragment"
     return None
+
+
+_VAGUE_SUBJECTS = frozenset(
+    lx.split_words(
+        """each this that these those it they both all some many several such either neither
+        there here one others we"""
+    )
+)
+_VERB_LIKE = re.compile(r"\b[a-z]{3,}(?:es|s|ed)\b")
 
 
 def _depth_zero(text: str) -> list[int]:
