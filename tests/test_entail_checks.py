@@ -1544,3 +1544,18 @@ def test_a_ratio_whose_interval_excludes_one_gives_the_direction_of_a_risk() -> 
     # An interval that spans 1 says neither.
     spans = "The HR for lung cancer among quitters was 0.90 (95% CI, 0.76-1.09)."
     assert check_comparatives("Quitting smoking raises the risk of lung cancer.", spans) == []
+
+
+def test_a_negation_in_a_when_clause_states_a_condition_not_a_finding() -> None:
+    # Collaboration drives phase transitions, p. 2: "absent" names the case, not a denial.
+    ev = (
+        "In the presence of full propensity of collaboration (p = 1), the system is driven to an "
+        "absorbing phase; however, unlike the p = 0 case, there exists many absorbing states."
+    )
+    claim = "The same happens above b_c when collaboration is absent altogether (p = 0)."
+    assert check_negation(claim, ev) == []
+    # A denial in the main clause still conflicts.
+    assert check_negation(
+        "The system is not driven to an absorbing phase.",
+        "The system is driven to an absorbing phase.",
+    )

@@ -117,7 +117,7 @@ _AFTER_VERB = frozenset(
 
 
 _CLAUSE_START = re.compile(r"(?:^|[,;:.(]|\bthat)\s*$", re.IGNORECASE)
-_IF = re.compile(r"\b(?:if|unless|whether)\b[^,;:.()]*$", re.IGNORECASE)
+_IF = re.compile(r"\b(?:if|unless|whether|when|whenever)\b[^,;:.()]*$", re.IGNORECASE)
 
 
 def _conditional(text: str, ws: list[lx.Word], i: int) -> bool:
