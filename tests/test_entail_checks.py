@@ -1559,3 +1559,19 @@ def test_a_negation_in_a_when_clause_states_a_condition_not_a_finding() -> None:
         "The system is not driven to an absorbing phase.",
         "The system is driven to an absorbing phase.",
     )
+
+
+def test_a_count_changed_in_a_flattened_table_row_conflicts() -> None:
+    # MapReduce, p. 10: Table 1 as the PDF's text layer gives it.
+    ev = (
+        "Output data written 193 TB Average worker machines per job 157 Average worker deaths "
+        "per job 1.2 Average map tasks per job 3,351"
+    )
+    changed = check_numbers("The average job used 257 worker machines and saw 1.2 deaths.", ev)
+    assert [(f.claim_text, f.effect) for f in changed] == [("257", "contradict"), ("1.2", "ok")]
+    assert "Average worker machines per job" in changed[0].message
+    same = check_numbers("The average job used 157 worker machines.", ev)
+    assert [f.effect for f in same] == ["ok"]
+    # A count whose noun the row label does not name is only unreported.
+    other = check_numbers("The average job read 257 files.", ev)
+    assert [f.effect for f in other] == ["partial"]

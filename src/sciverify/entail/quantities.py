@@ -642,6 +642,14 @@ def _check_value(
             f"the claim gives {said}, the evidence {e.text_of(evidence)} for the same quantity",
             e,
         )
+    row = _table_cell(q, ev, claimed, evidence)
+    if row is not None:
+        e, label = row
+        return f(
+            "contradict",
+            f"the claim gives {said} where the evidence's row {label!r} has {e.text_of(evidence)}",
+            e,
+        )
     slot = _same_slot(q, ev, claimed, claim, evidence)
     if slot is not None:
         return f(
@@ -681,6 +689,32 @@ def _ratio_as_change(q: Quantity, ev: list[Quantity], claim: str, evidence: str)
             and _RATIO_BEFORE.search(evidence[max(0, e.span[0] - 40) : e.span[0]])
         ):
             return e
+    return None
+
+
+_CELL_BREAK = re.compile(r"[,;:.()\[\]]|\d")
+
+
+def _table_cell(
+    q: Quantity, ev: list[Quantity], claimed: list[Quantity], evidence: str
+) -> tuple[Quantity, str] | None:
+    """A bare number right after a label that names what the claim counts, as in a table
+    flattened into text ("Average worker machines per job 157" for "the average job used 257
+    worker machines"): the label has the claim's count noun and two more of its words."""
+    if not q.unit or q.unit in _PHYSICAL_UNITS or q.unit in ("%", "pp", "fold", "ratio"):
+        return None
+    for e in ev:
+        if e.kind != "value" or e.unit or e.high is not None:
+            continue
+        if any(_same_values(c, e) for c in claimed):
+            continue
+        before = evidence[max(0, e.span[0] - 80) : e.span[0]]
+        cut = list(_CELL_BREAK.finditer(before))
+        label_text = before[cut[-1].end() :] if cut else before
+        label_words = words(label_text)[-6:]
+        label = {w.stem for w in label_words if w.lower not in STOPWORDS}
+        if q.unit in label and len(label & q.context) >= 2:
+            return e, " ".join(w.text for w in label_words)
     return None
 
 
