@@ -97,3 +97,12 @@ def test_a_purpose_followed_by_the_method_is_not_an_aim_statement() -> None:
     assert about_study(
         "Dinu and Baroni pose the inverse of composition in distributional semantics."
     )
+
+
+def test_a_claim_that_is_itself_an_aim_or_open_question_may_rest_on_one() -> None:
+    for sentence in (
+        "Our goal was to see if the pediatric population is vulnerable to this infection.",
+        "Little is known about the risk factors for the clinical outcomes of COVID-19 in children.",
+    ):
+        assert about_study(sentence)
+        assert decide(sentence, [(sentence, _ENTAILED, 1.0)]).status == Status.supported

@@ -48,7 +48,7 @@ _RESULT = re.compile(
 )
 # A claim that describes the study itself ("The trial assessed whether ...") may rest on one.
 _ABOUT_STUDY = re.compile(
-    r"\b(?:whether|aim(?:s|ed)?|objectives?|purpose|sought|set\s+out|assess(?:es|ed)?|"
+    r"\b(?:whether|aim(?:s|ed)?|objectives?|purpose|goals?|sought|set\s+out|assess(?:es|ed)?|"
     r"pose[sd]?|introduc(?:es|ed)|propos(?:es|ed)|address(?:es|ed)|ask(?:s|ed)|questions?|"
     r"examin(?:es|ed)|evaluat(?:es|ed)|investigat(?:es|ed)|explor(?:es|ed)|studied|"
     r"analy[sz](?:es|ed))\b",
@@ -85,4 +85,4 @@ def only_aims(text: str) -> bool:
 
 def about_study(claim: str) -> bool:
     """The claim describes what a study did or asked, not what it found."""
-    return bool(_ABOUT_STUDY.search(claim))
+    return bool(_ABOUT_STUDY.search(claim)) or is_aim(claim)
