@@ -20,7 +20,13 @@ from dataclasses import dataclass
 from sciverify.chunk import split_sentences
 from sciverify.entail import lexicon as lx
 from sciverify.entail.mentions import check_conditions, check_entities
-from sciverify.entail.quantities import Quantity, check_numbers, parse_quantities, related
+from sciverify.entail.quantities import (
+    RATIO_NAMES,
+    Quantity,
+    check_numbers,
+    parse_quantities,
+    related,
+)
 from sciverify.records import Finding
 
 __all__ = [
@@ -257,6 +263,7 @@ def _loss_of_function(text: str, span: tuple[int, int], other: str) -> bool:
     return bool(_REMOVED.search(_sentence_before(text, span[0])) and _NEEDED.search(other))
 
 
+_SENTENCE_END = re.compile(r"[;.](?:\s|$)")
 _BUT_NOT = re.compile(r"(?:\bbut|\band|\byet|,)\s*$", re.IGNORECASE)
 
 
@@ -267,7 +274,7 @@ def _other_branch(text: str, span: tuple[int, int], other: str) -> bool:
     if not _BUT_NOT.search(text[max(0, span[0] - 6) : span[0]]):
         return False
     before = _sentence_before(text, span[0])
-    end = re.compile(r"[;.](?:\s|$)").search(text, span[1])
+    end = _SENTENCE_END.search(text, span[1])
     affirmed = lx.content_stems(lx.words(before)[-14:])
     denied = lx.content_stems(lx.words(text[span[0] : end.start() if end else len(text)]))
     mine = lx.content_stems(lx.words(other))
@@ -742,6 +749,8 @@ def check_comparatives(claim: str, evidence: str) -> list[Finding]:
 
 # --- a comparison read off two numbers -----------------------------------------------------
 
+_THAN_WORD = re.compile(r"\bthan\b", re.IGNORECASE)
+_CLAUSE_END = re.compile(r"[,;:.]\s|[,;:.]$")
 _LABEL_STOP = re.compile(r"[;.]\s|\b(?:and|vs\.?|versus|compared|whereas|while|but)\b|,")
 
 
@@ -753,9 +762,9 @@ def _comparison_sides(cue: _Cue, claim: str) -> tuple[set[str], set[str], set[st
     a higher rate than the conventional group") and the other names the measure."""
     if not cue.right:
         return None
-    m = re.compile(r"\bthan\b", re.IGNORECASE).search(claim, cue.span[1])
+    m = _THAN_WORD.search(claim, cue.span[1])
     if m is not None:
-        stop = re.compile(r"[,;:.]\s|[,;:.]$").search(claim, m.end())
+        stop = _CLAUSE_END.search(claim, m.end())
         b = _side(lx.words(claim[m.end() : stop.start() if stop else len(claim)])[:9])
     else:
         b = cue.right
@@ -820,6 +829,8 @@ def _value_order(cue: _Cue, claim: str, evidence: str) -> Finding | None:
         if measure and not _shared(measure, stems):
             continue  # the sentence does not give the claim's measure
         topic = claim_stems & stems
+        if len(topic) < 2:
+            continue  # a sentence about something else
         # "Better" goes the way of a measure that both sides name ("a lower error rate").
         way = _good_way(topic) if cue.evaluative else 1
         if way is None:
@@ -836,7 +847,7 @@ def _value_order(cue: _Cue, claim: str, evidence: str) -> Finding | None:
         for unit in sorted(by_unit, key=lambda u: (u != "%", u == "")):
             values = by_unit[unit]
             for after in (True, False):
-                found = _ordered(sentence, values, after, (a_side, b_side), topic)
+                found = _ordered(sentence, values, after, (a_side, b_side))
                 if found is None:
                     continue
                 qa, qb, named = found
@@ -864,7 +875,6 @@ def _ordered(
     values: list[Quantity],
     after: bool,
     sides: tuple[set[str], set[str]],
-    topic: set[str],
 ) -> tuple[Quantity, Quantity, bool] | None:
     """The values of side A and side B in one sentence, and whether both were found by name
     (else B is the other of exactly two values, and A's label names it by two words)."""
@@ -872,8 +882,6 @@ def _ordered(
         return None
     a_side, b_side = sides
     labels = _labels(sentence, values, after)
-    if len(topic) < 2:
-        return None  # a sentence about something else
     a, b = _pick(labels, a_side, b_side), _pick(labels, b_side, a_side)
     named = a is not None and b is not None
     if a is not None and b is None and len(values) == 2:
@@ -887,8 +895,7 @@ def _ordered(
 # "HR 0.50 (95% CI, 0.36-0.69)", "odds ratio 1.32 (1.10 to 1.50)": an estimate and its interval.
 _NUM = r"\d+(?:[.·]\d+)?"
 _RATIO_CI = re.compile(
-    r"\b(?:a?HRs?|RRs?|a?ORs?|IRRs?|(?:hazard|risk|rate|odds|incidence rate) ratios?|"
-    r"relative risks?)\b[^.;]{0,120}?(?P<est>" + _NUM + r")\s*[(\[,;]\s*(?:\d{2}\s*%\s*)?"
+    RATIO_NAMES + r"[^.;]{0,120}?(?P<est>" + _NUM + r")\s*[(\[,;]\s*(?:\d{2}\s*%\s*)?"
     r"(?:CI|confidence intervals?)?\s*[,:=]?\s*(?P<lo>" + _NUM + r")(?:\s*\[[^\]]{0,20}\])?"
     r"\s*(?:-|–|−|to|,)\s*(?P<hi>" + _NUM + r")"
 )

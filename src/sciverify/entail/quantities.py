@@ -663,10 +663,12 @@ def _check_value(
     return f("partial", f"the number {said} in the claim is not in the evidence")
 
 
-_RATIO_BEFORE = re.compile(
+# The names of a hazard, risk, rate or odds ratio ("HR", "aOR", "relative risk").
+RATIO_NAMES = (
     r"\b(?:a?HRs?|RRs?|a?ORs?|IRR|(?:hazard|risk|rate|odds|incidence rate) ratios?|"
-    r"relative risks?)\b[^.;\d]{0,24}$"
+    r"relative risks?)\b"
 )
+_RATIO_BEFORE = re.compile(RATIO_NAMES + r"[^.;\d]{0,24}$")
 _ABOUT = re.compile(r"\b(?:approximately|about|around|roughly|nearly|almost|some)\b|~|≈")
 
 

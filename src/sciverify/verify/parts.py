@@ -300,9 +300,9 @@ def joint_span(
     pool: dict[str, Span] = {}
     # A sentence that only states an aim or an open question shares the claim's words and
     # states none of it ("We investigated whether ER stress is necessary ...").
-    aims_count = about_study(claim)
+    aims_allowed = about_study(claim)
     for s in candidates:
-        if aims_count or not only_aims(s.text):
+        if aims_allowed or not only_aims(s.text):
             pool.setdefault(s.text, s)
     if not pool:
         return None
