@@ -630,3 +630,26 @@ def test_short_claims_are_claims_and_are_checked() -> None:
         assert [c.text for c in claims] == [text] and not claims[0].is_simple
     filler = extract_claims(segment("Simple words only here.").paragraphs[0]).claims
     assert filler[0].is_simple
+
+
+def test_the_decision_margin_is_measured_from_a_finding_not_from_an_aim() -> None:
+    # JAMA 2003 (pharmacists on ICU rounds): the objective repeats the claim's words, the
+    # result that decides the claim shares fewer of them.
+    aim = (
+        "OBJECTIVE To measure the effect of pharmacist participation on medical rounds in the "
+        "intensive care unit on the rate of preventable adverse drug events caused by ordering "
+        "errors."
+    )
+    result = (
+        "RESULTS The rate of preventable ordering adverse drug events decreased by 66% from 10.4 "
+        "per 1000 patient-days before the intervention to 3.5 after the intervention."
+    )
+    method = "A senior pharmacist made rounds with the intensive care unit team each morning."
+    text = "Pharmacist attendance at ward rounds increases adverse drug events."
+    after_aim = _conclude_on(text, [(aim, "Pharmacists", UNRELATED), (result, "Ph", CONTRARY)])
+    assert after_aim.status == "contradicted" and after_aim.deciding.text == result
+    # Below a sentence that states something, the same result stays outside the margin.
+    after_method = _conclude_on(
+        text, [(method, "Pharmacists", UNRELATED), (result, "Ph", CONTRARY)]
+    )
+    assert after_method.status != "contradicted"

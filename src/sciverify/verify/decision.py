@@ -18,6 +18,7 @@ from dataclasses import replace
 from typing import Any
 
 from sciverify.entail import lexicon as lx
+from sciverify.entail.aims import is_aim
 from sciverify.entail.checks import check_comparatives
 from sciverify.entail.decide import decide, is_figure_comparison
 from sciverify.entail.quantities import DISPERSION
@@ -60,13 +61,23 @@ def finding_of(decision: Decision, cfg: VerifySettings) -> str | None:
     return "model_contradiction"
 
 
+def margin_top(spans: Sequence[Span]) -> float:
+    """The relevance the decision margin is measured from: that of the best sentence that
+    states a finding. An aim ("OBJECTIVE To measure the effect of pharmacist participation on
+    the rate of adverse drug events") repeats a claim's words and can decide nothing; measured
+    from it, the margin would leave out the result sentence that does ("The rate of preventable
+    ordering ADEs decreased by 66%"), which shares fewer words."""
+    findings = [s.relevance for s in spans if not is_aim(s.text)]
+    return max(findings or [s.relevance for s in spans])
+
+
 def _decide(
     claim: str, spans: list[Span], probs: list[EntailProbs], cfg: VerifySettings
 ) -> tuple[Decision, Span | None]:
     """`entail.decide` over the spans within `decide_margin` of the most relevant one."""
     if not spans:
         return decide(claim, [], thresholds=cfg.thresholds), None
-    top = max(s.relevance for s in spans)
+    top = margin_top(spans)
     keep = [i for i, s in enumerate(spans) if s.relevance >= top - cfg.decide_margin]
     # A less relevant sentence whose figures settle the claim's comparison takes part too:
     # "73% in the surgical group and 13% in the conventional-therapy group" shares few words
@@ -535,7 +546,7 @@ def model_spans(check: ClaimCheck, cfg: VerifySettings) -> list[int]:
         [i for i, s in enumerate(check.spans) if s.cited],
     ):
         if pool:
-            top = max(check.spans[i].relevance for i in pool)
+            top = margin_top([check.spans[i] for i in pool])
             out |= {i for i in pool if check.spans[i].relevance >= top - cfg.decide_margin}
     return sorted(out)
 
