@@ -506,7 +506,11 @@ def test_a_block_mixing_two_real_abstracts_splits_between_them_with_the_real_mod
 
 
 def _conclude_on(
-    text: str, spans: list[tuple[str, str, object]], relevance: float = 0.8, cited: bool = False
+    text: str,
+    spans: list[tuple[str, str, object]],
+    relevance: float = 0.8,
+    cited: bool = False,
+    cfg: VerifySettings | None = None,
 ) -> object:
     """`conclude` for one claim over (sentence, paper title, model probabilities) spans, all of
     one paper; the probabilities are given so that the rule under test is what decides."""
@@ -520,7 +524,7 @@ def _conclude_on(
         for i, (s, title, _) in enumerate(spans)
     ]
     check.probs = [probs for _, _, probs in spans]  # type: ignore[misc]
-    conclude(check, VerifySettings())
+    conclude(check, cfg or VerifySettings())
     return check
 
 
@@ -646,10 +650,43 @@ def test_the_decision_margin_is_measured_from_a_finding_not_from_an_aim() -> Non
     )
     method = "A senior pharmacist made rounds with the intensive care unit team each morning."
     text = "Pharmacist attendance at ward rounds increases adverse drug events."
-    after_aim = _conclude_on(text, [(aim, "Pharmacists", UNRELATED), (result, "Ph", CONTRARY)])
+    narrow = VerifySettings(model_margin=0.0)  # the decision margin alone
+    spans = [(aim, "Pharmacists", UNRELATED), (result, "Ph", CONTRARY)]
+    after_aim = _conclude_on(text, spans, cfg=narrow)
     assert after_aim.status == "contradicted" and after_aim.deciding.text == result
     # Below a sentence that states something, the same result stays outside the margin.
     after_method = _conclude_on(
-        text, [(method, "Pharmacists", UNRELATED), (result, "Ph", CONTRARY)]
+        text, [(method, "Pharmacists", UNRELATED), (result, "Ph", CONTRARY)], cfg=narrow
     )
     assert after_method.status != "contradicted"
+
+
+def test_a_claim_left_open_is_decided_by_the_model_on_a_less_relevant_sentence() -> None:
+    # Nat Med 2010 (N-cadherin antibodies in prostate cancer): the result that refutes the
+    # claim states it in other words and ranks below a sentence about the same topic.
+    topic = (
+        "Ectopic expression of N-cadherin in nonmetastatic, androgen-dependent prostate cancer "
+        "models caused castration resistance, invasion and metastasis."
+    )
+    result = (
+        "N-cadherin-specific antibodies markedly delayed the time to emergence of castration "
+        "resistance."
+    )
+    hedge = "Therapeutic targeting of this factor with monoclonal antibodies may have benefit."
+    text = "Monoclonal antibody targeting of N-cadherin encourages castration resistance."
+    near = _conclude_on(text, [(topic, "N-cadherin", UNRELATED), (result, "N", CONTRARY)])
+    assert near.status == "contradicted" and near.deciding.text == result
+    assert _conclude_on(text, [(topic, "N", UNRELATED), (result, "N", ENTAILED)]).status == (
+        "supported"
+    )
+    # Beyond model_margin the same sentence is related evidence only.
+    far = _conclude_on(
+        text, [(topic, "N", UNRELATED), (hedge, "N", UNRELATED), (result, "N", CONTRARY)]
+    )
+    assert far.status != "contradicted"
+    # Within it, a check's conflict (another figure) is no verdict: full papers give many
+    # figures for nearby quantities.
+    timed = "N-cadherin antibodies delayed castration resistance by 20 days."
+    figure = "N-cadherin antibodies delayed the emergence of castration resistance by 45 days."
+    checked = _conclude_on(timed, [(topic, "N", UNRELATED), (figure, "N", UNRELATED)])
+    assert checked.status != "contradicted"

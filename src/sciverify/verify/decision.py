@@ -74,11 +74,51 @@ def margin_top(spans: Sequence[Span]) -> float:
 def _decide(
     claim: str, spans: list[Span], probs: list[EntailProbs], cfg: VerifySettings
 ) -> tuple[Decision, Span | None]:
-    """`entail.decide` over the spans within `decide_margin` of the most relevant one."""
+    """`entail.decide` over the spans within `decide_margin` of the most relevant one; when
+    they leave the claim open (unverifiable, or related without a check's gap), over those
+    within `model_margin`, whose verdict counts only when the model makes it: entailment, or
+    a contradiction that no check raises. An abstract restates a finding in words of its own
+    ("the rate of preventable ordering ADEs decreased by 66%" for "pharmacists on rounds
+    reduce adverse events"); a full paper has many sentences with other figures for nearby
+    quantities, so a check's conflict there is no verdict."""
+    decision, span = _decide_within(claim, spans, probs, cfg, cfg.decide_margin)
+    if cfg.model_margin <= cfg.decide_margin or not (
+        _open(decision) or decision.status == Status.supported
+    ):
+        return decision, span
+    wide, wide_span = _decide_within(claim, spans, probs, cfg, cfg.model_margin)
+    if wide_span is span:
+        return decision, span
+    if (
+        wide.status == Status.supported
+        and decision.status != Status.supported
+        and not any(f.effect != "ok" for f in wide.findings)
+    ):
+        return wide, wide_span
+    if wide.status == Status.contradicted and not any(
+        f.effect == "contradict" for f in wide.findings
+    ):
+        return wide, wide_span
+    return decision, span
+
+
+def _open(decision: Decision) -> bool:
+    """Neither supported nor contradicted, and no check says what the evidence lacks."""
+    if decision.status == Status.unverifiable:
+        return True
+    return decision.status == Status.partially_supported and not any(
+        f.effect in ("partial", "contradict") for f in decision.findings
+    )
+
+
+def _decide_within(
+    claim: str, spans: list[Span], probs: list[EntailProbs], cfg: VerifySettings, margin: float
+) -> tuple[Decision, Span | None]:
+    """`entail.decide` over the spans within `margin` of the most relevant one."""
     if not spans:
         return decide(claim, [], thresholds=cfg.thresholds), None
     top = margin_top(spans)
-    keep = [i for i, s in enumerate(spans) if s.relevance >= top - cfg.decide_margin]
+    keep = [i for i, s in enumerate(spans) if s.relevance >= top - margin]
     # A less relevant sentence whose figures settle the claim's comparison takes part too:
     # "73% in the surgical group and 13% in the conventional-therapy group" shares few words
     # with "remission occurs less with conventional therapy than with gastric banding".
@@ -547,7 +587,8 @@ def model_spans(check: ClaimCheck, cfg: VerifySettings) -> list[int]:
     ):
         if pool:
             top = margin_top([check.spans[i] for i in pool])
-            out |= {i for i in pool if check.spans[i].relevance >= top - cfg.decide_margin}
+            margin = max(cfg.decide_margin, cfg.model_margin)
+            out |= {i for i in pool if check.spans[i].relevance >= top - margin}
     return sorted(out)
 
 
