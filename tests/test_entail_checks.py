@@ -1228,6 +1228,7 @@ def test_a_table_row_below_the_other_in_every_column_contradicts_outperformed() 
     assert [f.effect for f in lower] == ["contradict"]
     # Where lower is better, "outperformed" does not say which way the numbers go.
     assert check_comparatives("GANomaly outperformed BiGAN/EGBAD in error 1.2 3.4", ev) == []
+    assert check_comparatives("GANomaly outperformed BiGAN/EGBAD in memory use.", ev) == []
 
 
 def test_a_dash_ends_the_scope_of_a_negation() -> None:

@@ -609,12 +609,12 @@ _EVALUATIVE_WORDS = frozenset(
 # Stem prefixes of measures where less is better, and of those where more is better.
 _LESS_IS_GOOD = lx.split_words(
     """risk mortal death incidenc infect reject toxic advers complic morbid recurr relaps failur
-    pain symptom error loss latenc runtim time cost perplex rmse mae mse wer cer fid distanc
-    memori overhead delay hospit readmiss"""
+    pain symptom error loss latenc runtim time second cost perplex rmse mae mse wer cer fid
+    distanc memory overhead delay hospit readmiss"""
 )
 _MORE_IS_GOOD = lx.split_words(
     """accura precis recal f1 auc auroc surviv sensitiv specific efficac effectiv perform yield
-    throughput speedup qualiti function"""
+    throughput speedup quality function"""
 )
 
 
@@ -944,13 +944,6 @@ _TABLE_ROW = re.compile(
     r"(?P<cells>(?:\s+[-+−]?\d+(?:\.\d+)?%?){2,})(?![\w.])"
 )
 _CELL = re.compile(r"[-+−]?\d+(?:\.\d+)?")
-# Measures where lower is better: "outperformed" and "better" say nothing about their sign.
-_LOWER_IS_BETTER = re.compile(
-    r"\b(?:errors?|loss(?:es)?|time|times|latency|runtime|perplexity|rmse|mae|mse|wer|cer|fid|"
-    r"distance|cost|seconds?|ms|memory)\b",
-    re.IGNORECASE,
-)
-_EVALUATIVE = ("outperform", "better", "superior", "beat", "surpass", "underperform", "worse")
 
 
 def _table_rows(evidence: str) -> dict[str, tuple[list[float], tuple[int, int]]]:
@@ -984,10 +977,8 @@ def _table_rank(
     if len(a) != 1 or len(b) != 1:
         return None
     said = claim[cue.span[0] : cue.span[1]]
-    if said.lower().startswith(_EVALUATIVE) and (
-        _LOWER_IS_BETTER.search(claim) or _LOWER_IS_BETTER.search(evidence)
-    ):
-        return None  # which way is better is not said
+    if cue.evaluative and _good_way(lx.content_stems(lx.words(f"{claim} {evidence}"))) == -1:
+        return None  # "outperformed" on an error or a runtime: which way the rows rank is not said
     (mine, span), (theirs, _) = rows[a[0]], rows[b[0]]
     if cue.direction > 0 and all(x < y for x, y in zip(mine, theirs, strict=True)):
         relation = "below"
