@@ -690,3 +690,23 @@ def test_a_claim_left_open_is_decided_by_the_model_on_a_less_relevant_sentence()
     figure = "N-cadherin antibodies delayed the emergence of castration resistance by 45 days."
     checked = _conclude_on(timed, [(topic, "N", UNRELATED), (figure, "N", UNRELATED)])
     assert checked.status != "contradicted"
+
+
+def test_aims_take_no_slot_of_a_sentence_that_states_something() -> None:
+    from sciverify.verify.evidence import Span, _pick
+
+    aims = [
+        "OBJECTIVE To assess whether ambulatory monitoring diagnoses hypertension accurately.",
+        "We investigated whether home measurements agree with ambulatory ones.",
+        "It remains unclear whether clinic measurements suffice.",
+    ]
+    findings = [
+        f"Finding {k}: clinic readings exceeded ambulatory ones by {k} mm Hg." for k in "123456"
+    ]
+    spans = [
+        Span(t, "p1", f"p1:c{i}", "T", 1, None, "result", False, 0.9 - 0.05 * i)
+        for i, t in enumerate(aims + findings)
+    ]
+    picked = [s.text for s in _pick(spans, 5, False)]
+    assert [t for t in picked if t in findings] == findings[:5]
+    assert [t for t in picked if t in aims] == aims[:2]

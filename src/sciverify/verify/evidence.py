@@ -434,11 +434,21 @@ class PaperSentences:
         return scored[:k]
 
 
+_AIMS_KEPT = 2  # aims shown besides the `limit` spans that state something
+
+
 def _pick(spans: list[Span], limit: int, has_cited: bool) -> list[Span]:
-    """The best spans by relevance, half of the slots kept for the cited papers."""
+    """The best spans by relevance, half of the slots kept for the cited papers. An aim
+    ("OBJECTIVE To assess whether ...") takes no slot of a sentence that states something: it
+    repeats the claim's words and can decide nothing; up to `_AIMS_KEPT` come along as
+    related evidence."""
+    from sciverify.entail.aims import is_aim
+
     ranked = sorted(spans, key=lambda s: (-s.relevance, s.chunk_id, s.text))
+    aims = [s for s in ranked if is_aim(s.text)][:_AIMS_KEPT]
+    ranked = [s for s in ranked if not is_aim(s.text)]
     out: list[Span] = []
-    texts: set[str] = set()
+    texts: set[str] = {s.text for s in aims}
     if has_cited:
         for s in (s for s in ranked if s.cited):
             if len(out) >= (limit + 1) // 2:
@@ -452,4 +462,4 @@ def _pick(spans: list[Span], limit: int, has_cited: bool) -> list[Span]:
         if s.text not in texts:
             out.append(s)
             texts.add(s.text)
-    return sorted(out, key=lambda s: (-s.relevance, s.chunk_id, s.text))
+    return sorted(out + aims, key=lambda s: (-s.relevance, s.chunk_id, s.text))
