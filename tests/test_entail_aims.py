@@ -106,3 +106,14 @@ def test_a_claim_that_is_itself_an_aim_or_open_question_may_rest_on_one() -> Non
     ):
         assert about_study(sentence)
         assert decide(sentence, [(sentence, _ENTAILED, 1.0)]).status == Status.supported
+
+
+def test_an_open_question_followed_by_a_finding_is_no_aim() -> None:
+    # TraceMonkey (PLDI 2009), p. 12: the caveat comes first, the suspected cause after it.
+    sentence = (
+        "The reason is not clear, but all of these programs have nested loops with small "
+        "bodies, so we suspect that the implementation has a relatively high cost for calling "
+        "nested traces."
+    )
+    assert not is_aim(sentence)
+    assert is_aim("The reason is not clear.")

@@ -1576,3 +1576,19 @@ def test_a_count_changed_in_a_flattened_table_row_conflicts() -> None:
     # A count whose noun the row label does not name is only unreported.
     other = check_numbers("The average job read 257 files.", ev)
     assert [f.effect for f in other] == ["partial"]
+
+
+def test_an_aim_hedges_no_finding() -> None:
+    # JAMA 2015 (early screening for patent ductus arteriosus): the objective names an
+    # association; it states no finding that the claim could overstate.
+    claim = "Early patent ductus arteriosus screening decreases in-hospital mortality."
+    aim = (
+        "OBJECTIVE To evaluate the association between early screening echocardiography for "
+        "patent ductus arteriosus and in-hospital mortality."
+    )
+    assert check_hedging(claim, aim) == []
+    finding = (
+        "Early screening echocardiography for patent ductus arteriosus may be associated with "
+        "lower in-hospital mortality."
+    )
+    assert [f.effect for f in check_hedging(claim, finding)] == ["partial"]

@@ -71,7 +71,12 @@ def is_aim(sentence: str) -> bool:
     if purpose and _MAIN_CLAUSE.search(text):
         aim = None  # "To evaluate the seeds, FIDD and SIDD were run ...": purpose, then method
     open_question = _OPEN.search(text)
-    if open_question and _CONCESSIVE.search(text, 0, open_question.start()):
+    if open_question and (
+        _CONCESSIVE.search(text, 0, open_question.start())
+        or _CONCESSIVE.search(text, open_question.end())
+    ):
+        # "..., although X is not known" and "The reason is not clear, but we suspect X":
+        # a finding with a caveat.
         open_question = None
     return bool(aim or open_question)
 

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 from sciverify.chunk import split_sentences
 from sciverify.entail import lexicon as lx
+from sciverify.entail.aims import only_aims
 from sciverify.entail.mentions import check_conditions, check_entities
 from sciverify.entail.quantities import (
     RATIO_NAMES,
@@ -511,8 +512,9 @@ def _restated_clauses(claim: str, evidence: str) -> str:
 
 
 def check_hedging(claim: str, evidence: str) -> list[Finding]:
-    """The claim states more certainty than the evidence does (may -> proves)."""
-    if not related(claim, evidence):
+    """The claim states more certainty than the evidence does (may -> proves). An aim ("To
+    evaluate the association between early screening and mortality") hedges no finding."""
+    if not related(claim, evidence) or only_aims(evidence):
         return []
     c_level, c_span = _strength(claim, strongest=True)
     scope = _hedge_scope(claim, evidence)
