@@ -710,3 +710,27 @@ def test_aims_take_no_slot_of_a_sentence_that_states_something() -> None:
     picked = [s.text for s in _pick(spans, 5, False)]
     assert [t for t in picked if t in findings] == findings[:5]
     assert [t for t in picked if t in aims] == aims[:2]
+
+
+def test_a_model_contradiction_in_the_wider_margin_overrides_a_checks_gap() -> None:
+    # Nat Commun 2014 (LRRK2 and microtubule acetylation): the closest sentence lacks a
+    # condition of the claim's; a less close one refutes it in other words.
+    mutation = (
+        "Here we find that LRRK2 containing pathogenic Roc-COR domain mutations (R1441C, Y1699C) "
+        "preferentially associates with deacetylated microtubules, and inhibits axonal transport "
+        "in primary neurons and in Drosophila, causing locomotor deficits in vivo."
+    )
+    rescue = (
+        "In vitro, increasing microtubule acetylation using deacetylase inhibitors or the tubulin "
+        "acetylase alphaTAT1 prevents association of mutant LRRK2 with microtubules, and the "
+        "deacetylase inhibitor trichostatin A (TSA) restores axonal transport."
+    )
+    text = (
+        "Increased microtubule acetylation exacerbates LRRK2 Roc-COR domain mutation induced "
+        "locomotor deficits."
+    )
+    spans = [(mutation, "LRRK2", ENTAILED), (rescue, "LRRK2", CONTRARY)]
+    narrow = _conclude_on(text, spans, cfg=VerifySettings(model_margin=0.0))
+    assert narrow.status == "partially_supported"
+    wide = _conclude_on(text, spans)
+    assert wide.status == "contradicted" and wide.deciding.text == rescue

@@ -74,24 +74,24 @@ def margin_top(spans: Sequence[Span]) -> float:
 def _decide(
     claim: str, spans: list[Span], probs: list[EntailProbs], cfg: VerifySettings
 ) -> tuple[Decision, Span | None]:
-    """`entail.decide` over the spans within `decide_margin` of the most relevant one; when
-    they leave the claim open (unverifiable, or related without a check's gap), over those
-    within `model_margin`, whose verdict counts only when the model makes it: entailment, or
-    a contradiction that no check raises. An abstract restates a finding in words of its own
+    """`entail.decide` over the spans within `decide_margin` of the most relevant one, then
+    over those within `model_margin`, whose verdict counts only when the model makes it: a
+    contradiction that no check raises overrides any verdict but a contradiction (the
+    contradiction is checked before the entailment), the model's entailment with no check's
+    gap decides a claim left open (unverifiable, or related without a check's gap). An
+    abstract restates a finding in words of its own
     ("the rate of preventable ordering ADEs decreased by 66%" for "pharmacists on rounds
     reduce adverse events"); a full paper has many sentences with other figures for nearby
     quantities, so a check's conflict there is no verdict."""
     decision, span = _decide_within(claim, spans, probs, cfg, cfg.decide_margin)
-    if cfg.model_margin <= cfg.decide_margin or not (
-        _open(decision) or decision.status == Status.supported
-    ):
+    if cfg.model_margin <= cfg.decide_margin or decision.status == Status.contradicted:
         return decision, span
     wide, wide_span = _decide_within(claim, spans, probs, cfg, cfg.model_margin)
     if wide_span is span:
         return decision, span
     if (
         wide.status == Status.supported
-        and decision.status != Status.supported
+        and _open(decision)
         and not any(f.effect != "ok" for f in wide.findings)
     ):
         return wide, wide_span
