@@ -9,6 +9,7 @@ study ("The trial assessed whether screening improves vision"), never a claimed 
 
 from __future__ import annotations
 
+import functools
 import re
 
 from sciverify.chunk import split_sentences
@@ -61,8 +62,10 @@ _MAIN_CLAUSE = re.compile(r",\s+[^,]*\b(?:we|was|were|is|are|has|have|had)\b", r
 _CONCESSIVE = re.compile(r"\b(?:although|though|but|while|whereas|yet)\b", re.IGNORECASE)
 
 
+@functools.lru_cache(maxsize=20000)
 def is_aim(sentence: str) -> bool:
-    """One sentence that states an aim or an open question and no finding."""
+    """One sentence that states an aim or an open question and no finding (cached: verify asks
+    it of the same candidate sentences when it picks, ranks and decides)."""
     text = " ".join(sentence.split())
     if _RESULT.search(text):
         return False

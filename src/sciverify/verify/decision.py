@@ -86,6 +86,9 @@ def _decide(
     decision, span = _decide_within(claim, spans, probs, cfg, cfg.decide_margin)
     if cfg.model_margin <= cfg.decide_margin or decision.status == Status.contradicted:
         return decision, span
+    top = margin_top(spans) if spans else 0.0
+    if not any(top - cfg.model_margin <= s.relevance < top - cfg.decide_margin for s in spans):
+        return decision, span  # no sentence between the two margins: the same decision again
     wide, wide_span = _decide_within(claim, spans, probs, cfg, cfg.model_margin)
     if wide_span is span:
         return decision, span

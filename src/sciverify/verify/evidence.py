@@ -19,6 +19,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from sciverify.entail import lexicon as lx
+from sciverify.entail.aims import is_aim
 from sciverify.records import Decision, EntailProbs, Status
 from sciverify.verify.citations import Resolver, Source
 from sciverify.verify.claims import Claim
@@ -442,11 +443,11 @@ def _pick(spans: list[Span], limit: int, has_cited: bool) -> list[Span]:
     ("OBJECTIVE To assess whether ...") takes no slot of a sentence that states something: it
     repeats the claim's words and can decide nothing; up to `_AIMS_KEPT` come along as
     related evidence."""
-    from sciverify.entail.aims import is_aim
-
-    ranked = sorted(spans, key=lambda s: (-s.relevance, s.chunk_id, s.text))
-    aims = [s for s in ranked if is_aim(s.text)][:_AIMS_KEPT]
-    ranked = [s for s in ranked if not is_aim(s.text)]
+    ranked: list[Span] = []
+    aims: list[Span] = []
+    for s in sorted(spans, key=lambda s: (-s.relevance, s.chunk_id, s.text)):
+        (aims if is_aim(s.text) else ranked).append(s)
+    aims = aims[:_AIMS_KEPT]
     out: list[Span] = []
     texts: set[str] = {s.text for s in aims}
     if has_cited:
