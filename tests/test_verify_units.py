@@ -9,7 +9,7 @@ import pytest
 from sciverify.errors import InputError
 from sciverify.records import Card, EntailProbs, Risk
 from sciverify.verify import decode_draft, read_draft, verify
-from sciverify.verify.cards import downgrade, keyword_of, paragraph_risk
+from sciverify.verify.cards import downgrade, fact_card, keyword_of, paragraph_risk
 from sciverify.verify.citations import find_citations, parse_bibtex, strip_citations
 from sciverify.verify.claims import extract_claims, skip_reason, split_clauses
 from sciverify.verify.classify import paragraph_type
@@ -511,16 +511,20 @@ def _conclude_on(
     relevance: float = 0.8,
     cited: bool = False,
     cfg: VerifySettings | None = None,
+    section: str = "results",
 ) -> object:
     """`conclude` for one claim over (sentence, paper title, model probabilities) spans, all of
     one paper; the probabilities are given so that the rule under test is what decides."""
+    from sciverify.entail.quantities import parse_quantities
     from sciverify.verify.claims import Claim
     from sciverify.verify.decision import conclude
     from sciverify.verify.evidence import ClaimCheck, Span
 
-    check = ClaimCheck(claim=Claim("p_001.c1", "p_001", text, (0, len(text))), query=text)
+    numbers = tuple(q.text_of(text) for q in parse_quantities(text))
+    claim = Claim("p_001.c1", "p_001", text, (0, len(text)), numbers=numbers)
+    check = ClaimCheck(claim=claim, query=text)
     check.spans = [
-        Span(s, "p1", f"p1:results:{i}", title, 3, None, "results", cited, relevance - 0.1 * i)
+        Span(s, "p1", f"p1:{i}", title, 3, None, "result", cited, relevance - 0.1 * i, section)
         for i, (s, title, _) in enumerate(spans)
     ]
     check.probs = [probs for _, _, probs in spans]  # type: ignore[misc]
@@ -734,3 +738,19 @@ def test_a_model_contradiction_in_the_wider_margin_overrides_a_checks_gap() -> N
     assert narrow.status == "partially_supported"
     wide = _conclude_on(text, spans)
     assert wide.status == "contradicted" and wide.deciding.text == rescue
+
+
+def test_a_result_stated_only_in_the_papers_introduction_is_supported_with_a_note() -> None:
+    # Trials 2014, p. 6 (Background): the paper states the figure, citing earlier studies.
+    sentence = (
+        "Inhaled nitric oxide (INO), a selective pulmonary vasodilator, has revolutionized the "
+        "treatment of respiratory failure in the newborn. However, there is lack of sustained "
+        "improvement in 30 to 46% of infants [1-4]."
+    )
+    text = "Inhaled nitric oxide fails to give a sustained improvement in 30 to 46% of infants."
+    intro = _conclude_on(text, [(sentence, "Inhaled PGE1", ENTAILED)], section="introduction")
+    result = _conclude_on(text, [(sentence, "Inhaled PGE1", ENTAILED)])
+    assert (intro.status, intro.finding) == ("supported", "background_only")
+    assert "original study" in fact_card(intro).suggested_action
+    assert (result.status, result.finding) == ("supported", None)
+    assert "original study" not in fact_card(result).suggested_action

@@ -194,17 +194,17 @@ def _action(check: ClaimCheck, down: str | None) -> str:
             f"Cite {_where(span)} for this, or check that {cited} reports it: the corpus "
             "finds it there, not in the cited paper."
         )
+    if check.status == Status.supported and finding == "background_only":
+        return (
+            f"Supported by the introduction or related work of {_where(span)}: cite the "
+            "original study it draws on for this result."
+        )
     if check.status == Status.supported:
         return f"No change needed; the source states it ({_where(span)})."
     if check.status == Status.contradicted:
         detail = msg or "the source states something else"
         fix = f" Suggested: {down!r}." if down else ""
         return f"Check this against {_where(span)}: {detail}.{fix}"
-    if finding == "background_only":
-        return (
-            f"Cite the original study: {_where(span)} states this only in its "
-            "introduction or related work."
-        )
     if finding == "related_not_entailed" and span is not None:
         return f"Reword closer to what the source says ({_where(span)}): {span.text!r}."
     fix = f" Suggested: {down!r}." if down else ""
