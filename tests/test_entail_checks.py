@@ -1592,3 +1592,49 @@ def test_an_aim_hedges_no_finding() -> None:
         "lower in-hospital mortality."
     )
     assert [f.effect for f in check_hedging(claim, finding)] == ["partial"]
+
+
+def test_a_shortened_sentence_keeps_the_clause_it_states() -> None:
+    # HealthVer / CORD-19 abstracts: a faithful summary drops the clause that negates or
+    # conditions another statement; a real flip of the clause it keeps still conflicts.
+    ev = (
+        "Myocardial injury is significantly associated with fatal outcome of COVID-19, while "
+        "the prognosis of patients with underlying CVD but without myocardial injury is "
+        "relatively favorable."
+    )
+    kept = "Myocardial injury is significantly associated with fatal outcome of COVID-19."
+    assert [f for f in run_checks(kept, ev) if f.effect == "contradict"] == []
+    flipped = "Myocardial injury is not significantly associated with fatal outcome of COVID-19."
+    assert "negation" in {f.check for f in run_checks(flipped, ev) if f.effect == "contradict"}
+    # A word said twice on both sides is read in order: the first "regulated" is negated.
+    size = (
+        "We found that this mechanism for controlling cortical size is regulated cell "
+        "autonomously in culture, suggesting that primate cerebral cortex size is regulated at "
+        "least in part at the level of individual cortical progenitor cell clonal output."
+    )
+    negated = size.replace("is regulated cell", "is not regulated cell")
+    assert [f.effect for f in check_restatement(negated, size)] == ["contradict"]
+    mice = (
+        "Therefore, we designed a large intestine-targeted oral delivery with pH-dependent "
+        "microparticles containing vaccine nanoparticles, which induced colorectal immunity in "
+        "mice comparably to colorectal vaccination."
+    )
+    designed = (
+        "Therefore, we designed a large intestine-targeted oral delivery with pH-dependent "
+        "microparticles containing vaccine nanoparticles."
+    )
+    assert check_conditions(designed, mice) == []
+    immunity = "The oral delivery induced colorectal immunity comparably to colorectal vaccination."
+    assert [(f.effect, f.evidence_text) for f in check_conditions(immunity, mice)] == [
+        ("partial", "in mice")
+    ]
+
+
+def test_a_strong_word_the_evidence_repeats_next_to_the_same_word_is_no_overclaim() -> None:
+    ev = (
+        "However, masks alone may not greatly slow down the COVID-19 pandemic unless they are "
+        "coupled with adequate social distancing, diligent hand hygiene, and other proven "
+        "preventive measures."
+    )
+    assert check_hedging(ev.removeprefix("However, ").capitalize(), ev) == []
+    assert [f.effect for f in check_hedging("Masks alone are proven to slow the pandemic.", ev)]

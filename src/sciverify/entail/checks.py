@@ -511,6 +511,18 @@ def _restated_clauses(claim: str, evidence: str) -> str:
     return "".join(out)
 
 
+def _same_phrase(claim: str, span: tuple[int, int], evidence: str) -> bool:
+    """The claim's cue and the word after it stand together in the evidence: "other proven
+    preventive measures" repeated from a clause the hedge scope leaves out."""
+    ws = lx.words(claim)
+    at = next((i for i, w in enumerate(ws) if w.start == span[0]), None)
+    if at is None or at + 1 >= len(ws):
+        return False
+    ev = [w.lower for w in lx.words(evidence)]
+    pair = [ws[at].lower, ws[at + 1].lower]
+    return any(ev[i : i + 2] == pair for i in range(len(ev) - 1))
+
+
 def check_hedging(claim: str, evidence: str) -> list[Finding]:
     """The claim states more certainty than the evidence does (may -> proves). An aim ("To
     evaluate the association between early screening and mortality") hedges no finding."""
@@ -521,7 +533,10 @@ def check_hedging(claim: str, evidence: str) -> list[Finding]:
     e_level, e_span = _strength(scope, strongest=False, whole=evidence)
     if c_level <= e_level:
         return []
-    if c_span and claim[c_span[0] : c_span[1]].lower() in {w.lower for w in lx.words(scope)}:
+    if c_span and (
+        claim[c_span[0] : c_span[1]].lower() in {w.lower for w in lx.words(scope)}
+        or _same_phrase(claim, c_span, evidence)
+    ):
         return []  # the evidence says it too: "always stable ... regardless of"
     c_word = claim[c_span[0] : c_span[1]] if c_span else "a plain assertion"
     e_word = evidence[e_span[0] : e_span[1]] if e_span else "a plain assertion"
@@ -1053,14 +1068,14 @@ def check_restatement(claim: str, evidence: str) -> list[Finding]:
     # (p = 0.06)" / "was not significantly different ... (p = 0.06)"): the "not" reaches
     # other words in the reworded sentence, it has not been added or dropped.
     same_cues = sum(map(lx.is_negation, ws)) == sum(map(lx.is_negation, ev))
-    moved = same_cues and any(v and ev_neg.get(s) for s, v in claim_neg.items())
+    moved = same_cues and any(True in v and True in ev_neg.get(s, ()) for s, v in claim_neg.items())
     for w in [] if moved else content:
         if (
             w.stem in ev_neg
-            and claim_neg.get(w.stem, False) != ev_neg[w.stem]
-            and claim_far.get(w.stem, False) != ev_far[w.stem]
+            and _flipped(claim_neg[w.stem], ev_neg[w.stem])
+            and _flipped(claim_far[w.stem], ev_far[w.stem])
         ):
-            added = claim_neg.get(w.stem, False)
+            added = True in claim_neg[w.stem]
             said = "adds a negation before" if added else "drops the negation before"
             return [
                 lx.finding(
@@ -1149,8 +1164,21 @@ _SCOPE_BREAK = re.compile(
 )
 
 
-def _negated(ws: list[lx.Word], text: str, *, reach: int = 2) -> dict[str, bool]:
-    """Stem -> whether the word stands under an odd number of negations (any occurrence).
+def _flipped(claim: list[bool], evidence: list[bool]) -> bool:
+    """Whether a word's negation differs between claim and evidence. With as many occurrences
+    on both sides they are read in order ("is not regulated ..., suggesting that size is
+    regulated" against two plain ones); with fewer in the claim, a word the evidence states
+    both ways ("Myocardial injury is associated with fatal outcome, while ... without
+    myocardial injury ...") is no flip for a claim that keeps one of them: a shortened
+    sentence drops the clause that negates it."""
+    if len(claim) == len(evidence):
+        return claim != evidence
+    return not set(claim) & set(evidence)
+
+
+def _negated(ws: list[lx.Word], text: str, *, reach: int = 2) -> dict[str, list[bool]]:
+    """Stem -> for each of its occurrences in order, whether it stands under an odd number of
+    negations.
 
     A negation covers the next `reach` content words within `reach + 3` words, so "was not
     46.8% in the WBRT group" negates "WBRT" and "group", and "not no proven" cancels out. It
@@ -1166,7 +1194,7 @@ def _negated(ws: list[lx.Word], text: str, *, reach: int = 2) -> dict[str, bool]
         and not any(a <= w.start < b for a, b in skip)
         and not _failed_as_adjective(ws, j)
     ]
-    out: dict[str, bool] = {}
+    out: dict[str, list[bool]] = {}
     for i, w in enumerate(ws):
         if lx.is_negation(w) or not lx.is_content(w):
             continue
@@ -1176,7 +1204,7 @@ def _negated(ws: list[lx.Word], text: str, *, reach: int = 2) -> dict[str, bool]
                 continue
             between = [v for v in ws[j + 1 : i] if lx.is_content(v) and not lx.is_negation(v)]
             covering += len(between) < reach
-        out[w.stem] = out.get(w.stem, False) or covering % 2 == 1
+        out.setdefault(w.stem, []).append(covering % 2 == 1)
     return out
 
 

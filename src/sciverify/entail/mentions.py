@@ -480,6 +480,29 @@ def _widened(claim: str, evidence: str) -> list[Finding]:
     ]
 
 
+# A clause appended to a statement: ", which induced ...", ", whereas ...", "; ...".
+_TAIL = re.compile(
+    r",\s+(?:which|while|whereas|but|although|though|and)\b|;\s+|,\s+(?=[a-z]+ing\b)",
+)
+
+
+def _unstated_tails(claim: str, evidence: str) -> list[tuple[int, int]]:
+    """Appended clauses of the evidence that state something the claim does not: they share
+    at most one content word with it while the evidence before them shares at least two. A
+    condition there qualifies another statement: "we designed an oral delivery ..., which
+    induced colorectal immunity in mice" does not restrict "we designed an oral delivery" to
+    mice. A condition that opens the sentence ("In mice, ...") qualifies all of it."""
+    wanted = lx.content_stems(lx.words(claim))
+    cuts = [m.start() for m in _TAIL.finditer(evidence)] + [len(evidence)]
+    out = []
+    for a, b in itertools.pairwise(cuts):
+        head = lx.content_stems(lx.words(evidence[:a])) & wanted
+        tail = lx.content_stems(lx.words(evidence[a:b])) & wanted
+        if len(head) >= 2 and len(tail - head) <= 1 and len(tail) <= 1:
+            out.append((a, b))
+    return out
+
+
 def check_conditions(claim: str, evidence: str) -> list[Finding]:
     """Evidence conditions the claim drops (partial) or changes (contradict), and a claim
     that says its finding holds whatever the conditions (partial)."""
@@ -498,8 +521,11 @@ def check_conditions(claim: str, evidence: str) -> list[Finding]:
         > 1
     )
     out: list[Finding] = _widened(claim, evidence)
+    tails = _unstated_tails(claim, evidence)
     for kind, span, keys in ev_conds:
         if not keys or _mentions(keys, c_stems):
+            continue
+        if any(a <= span[0] < b for a, b in tails):
             continue
         if kind == "setting" and both_settings and keys <= _CONFLICTING_SETTINGS:
             continue
