@@ -1638,3 +1638,19 @@ def test_a_strong_word_the_evidence_repeats_next_to_the_same_word_is_no_overclai
     )
     assert check_hedging(ev.removeprefix("However, ").capitalize(), ev) == []
     assert [f.effect for f in check_hedging("Masks alone are proven to slow the pandemic.", ev)]
+
+
+def test_a_positive_against_a_negative_correlation_is_a_reversal() -> None:
+    # PLoS ONE 2018 (wheat under heat stress), p. 13.
+    ev = (
+        "Metabolites that showed an increase in concentration in heat-stressed plants exhibited "
+        "negative correlations with yield, SPAD, and FV/FM (Tables 5 and 6)."
+    )
+    claim = "Metabolites that accumulated under heat stress were positively correlated with yield."
+    assert [(f.check, f.effect) for f in check_comparatives(claim, ev)] == [
+        ("comparative", "contradict")
+    ]
+    assert check_comparatives(claim.replace("positively", "negatively"), ev) == []
+    # "PCR positive" is a test result, not the sign of a relation.
+    tested = "Patients who were PCR positive had higher mortality."
+    assert check_comparatives(tested, tested.replace("positive", "negative")) == []

@@ -588,7 +588,7 @@ def _directions(text: str) -> list[_Cue]:
     quantifier = in_number | {k for k, x in enumerate(ws) if x.lower in _NUMBER_WORDS}
     out = []
     for i, w in enumerate(ws):
-        d = lx.direction(w.lower)
+        d = lx.direction(w.lower) or _signed(ws, i)
         if not d or negations & set(range(i - 3, i)):
             continue  # a negated direction is the negation check's business
         if in_number & ({i + 1, i + 2} | {i - 1, i - 2}) or (
@@ -614,6 +614,19 @@ def _directions(text: str) -> list[_Cue]:
             _Cue(d, (w.start, w.end), before, _side(after), left, right, nominal, evaluative)
         )
     return out
+
+
+# "a positive correlation", "negative associations", "a negative effect on": a sign, as
+# "positively correlated" is a direction; "PCR positive", "negative controls" are not.
+_SIGNS = {"positive": 1, "negative": -1}
+_SIGNED = ("correl", "associ", "relationship", "effect", "impact", "influenc", "trend", "slope")
+
+
+def _signed(ws: list[lx.Word], i: int) -> int:
+    sign = _SIGNS.get(ws[i].lower, 0)
+    if sign and i + 1 < len(ws) and ws[i + 1].stem.startswith(_SIGNED):
+        return sign
+    return 0
 
 
 _EVALUATIVE_WORDS = frozenset(
