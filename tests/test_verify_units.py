@@ -754,3 +754,27 @@ def test_a_result_stated_only_in_the_papers_introduction_is_supported_with_a_not
     assert "original study" in fact_card(intro).suggested_action
     assert (result.status, result.finding) == ("supported", None)
     assert "original study" not in fact_card(result).suggested_action
+
+
+def test_a_part_the_paper_only_suggests_is_not_demonstrated() -> None:
+    # A survey of GANs for anomaly detection (arXiv 1906.11632), p. 1.
+    applied = (
+        "Generative Adversarial Networks (GANs) and the adversarial training framework have "
+        "been successfully applied to model complex and high dimensional distribution of "
+        "real-world data."
+    )
+    suggests = (
+        "This GAN characteristic suggests they can be used successfully for anomaly detection, "
+        "although their application has been only recently explored."
+    )
+    text = (
+        "GANs have been applied successfully to model complex, high-dimensional distributions "
+        "of real-world data, and this ability demonstrates that they can be used successfully "
+        "for anomaly detection."
+    )
+    over = _conclude_on(text, [(applied, "GANs", ENTAILED), (suggests, "GANs", UNRELATED)])
+    assert (over.status, over.finding) == ("partially_supported", "strengthened_hedge")
+    assert over.deciding.text == suggests
+    shows = suggests.replace("suggests", "demonstrates that")
+    same = _conclude_on(text, [(applied, "GANs", ENTAILED), (shows, "GANs", UNRELATED)])
+    assert same.status == "supported"

@@ -12,6 +12,7 @@ partial support; an introduction or related-work passage alone never backs a num
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Sequence
 from dataclasses import replace
@@ -19,7 +20,7 @@ from typing import Any
 
 from sciverify.entail import lexicon as lx
 from sciverify.entail.aims import is_aim
-from sciverify.entail.checks import check_comparatives
+from sciverify.entail.checks import check_comparatives, check_hedging
 from sciverify.entail.decide import decide, is_figure_comparison
 from sciverify.entail.quantities import DISPERSION
 from sciverify.records import Decision, EntailProbs, Status
@@ -409,6 +410,18 @@ def conclude(check: ClaimCheck, cfg: VerifySettings) -> None:
             check.status, check.deciding = Status.partially_supported, top
             check.finding = CHECK_FINDINGS.get((gaps[0].check, "partial"), "related_not_entailed")
             return
+    overstated = _overstated_part(check) if check.status == Status.supported else None
+    if overstated is not None and check.decision is not None:
+        finding, span = overstated
+        check.decision = replace(
+            check.decision,
+            status=Status.partially_supported,
+            findings=(finding,),
+            reason=f"hedge check: {finding.message}",
+        )
+        check.status, check.deciding = Status.partially_supported, span
+        check.finding = "strengthened_hedge"
+        check.note = "the paper states this part of the claim more cautiously"
     if check.status == Status.unverifiable:
         check.finding = "no_evidence"
         check.deciding = None
@@ -425,6 +438,42 @@ def conclude(check: ClaimCheck, cfg: VerifySettings) -> None:
         # for the original study (on every labelled draft, readers judged these supported).
         check.finding = "background_only"
         check.note = "only an introduction or related-work passage states this result"
+
+
+_STATED_PART = 0.7  # share of the words after a claim's strong verb that a sentence restates
+
+
+def _overstated_part(check: ClaimCheck) -> tuple[Any, Span] | None:
+    """A claim that joins a finding and what it "demonstrates" (or proves, shows,
+    establishes), where the sentence that decides it states the finding and another sentence
+    of the same paper states the rest only as a possibility ("This GAN characteristic
+    suggests they can be used for anomaly detection"): partial, unless some sentence of the
+    paper states that part as strongly."""
+    span = check.deciding
+    if span is None:
+        return None
+    claim = check.claim.text
+    ws = lx.words(claim)
+    # A verb of proof that introduces a statement ("demonstrates that ..."), not "to find a
+    # tablet" or "confirmed cases".
+    cue = next(
+        (
+            w
+            for w, after in itertools.pairwise(ws)
+            if lx.HEDGE_LEVEL.get(w.lower, 0) >= lx.ASSERTION_LEVEL and after.lower == "that"
+        ),
+        None,
+    )
+    if cue is None:
+        return None
+    part, rest = claim[cue.start :], claim[cue.end :]
+    same = [s for s in check.spans if s.paper_id == span.paper_id]
+    stating = [s for s in same if lx.overlap(rest, s.text) >= _STATED_PART]
+    found = [(s, check_hedging(part, s.text)) for s in stating]
+    if not found or any(not f for _, f in found):
+        return None
+    s, f = found[0]
+    return f[0], s
 
 
 _GAPS = ("unreported_number", "missing_entity")
