@@ -7,7 +7,9 @@ one. On top of it: the papers the claim cites decide first, and evidence that on
 paper holds is a `citation_mismatch`; a direction conflict alone yields to a supporting
 sentence; a spread (SD, SE, ±) the source never reports is invented, not contradicted; a dropped
 "of people" is no dropped condition; a sentence about the same thing with a check's gap is
-partial support; an introduction or related-work passage alone never backs a number.
+partial support; a number that only an introduction or related-work passage states is
+supported with a note asking for the original study; a part the claim says is "demonstrated"
+that the paper only suggests is partial.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from sciverify.entail.aims import is_aim
 from sciverify.entail.checks import check_comparatives, check_hedging
 from sciverify.entail.decide import decide, is_figure_comparison
 from sciverify.entail.quantities import DISPERSION
-from sciverify.records import Decision, EntailProbs, Status
+from sciverify.records import Decision, EntailProbs, Finding, Status
 from sciverify.verify.evidence import ClaimCheck, Span, span_probs
 from sciverify.verify.settings import VerifySettings
 
@@ -443,7 +445,7 @@ def conclude(check: ClaimCheck, cfg: VerifySettings) -> None:
 _STATED_PART = 0.7  # share of the words after a claim's strong verb that a sentence restates
 
 
-def _overstated_part(check: ClaimCheck) -> tuple[Any, Span] | None:
+def _overstated_part(check: ClaimCheck) -> tuple[Finding, Span] | None:
     """A claim that joins a finding and what it "demonstrates" (or proves, shows,
     establishes), where the sentence that decides it states the finding and another sentence
     of the same paper states the rest only as a possibility ("This GAN characteristic
