@@ -52,7 +52,7 @@ def test_front_matter_of_a_conference_paper(parsed: Callable[[str], ParsedDocume
     assert doc.year == 2018
     assert doc.version_kind == VersionKind.published
     assert doc.parser == "pymupdf"
-    assert doc.parser_version == f"sciverify-pymupdf/1 + PyMuPDF {pymupdf.__version__}"
+    assert doc.parser_version == f"sciverify-pymupdf/2 + PyMuPDF {pymupdf.__version__}"
     assert doc.has_text_layer and doc.warnings == ()
 
 
@@ -81,6 +81,37 @@ def test_sentence_continues_across_the_column_break(
     assert intro[left].page == following[0].page == 1
     assert intro[left].bbox is not None and following[0].bbox is not None
     assert intro[left].bbox[2] < 300 < following[0].bbox[0]  # left column, then right
+
+
+def test_paragraph_cut_by_a_column_break_is_joined(
+    parsed: Callable[[str], ParsedDocument],
+) -> None:
+    # "... if they returned one or more" ends the left column; "'valid' questionnaires, ..."
+    # opens the right one
+    bmc = [b for b in blocks(parsed("norma__bmcmed2014_obesity.pdf")) if b.page == 5]
+    assert any(
+        "returned one or more \u2018valid\u2019 questionnaires, and did not withdraw" in b.text
+        for b in bmc
+    )
+    # the page number centred under both columns of an ACL page must not hide the gutter
+    acl = [b for b in blocks(parsed("pm__2020.acl-main.447.pdf")) if b.page == 4]
+    joined = next(b for b in acl if b.text.startswith("Subsequently, 95.5M paper clusters"))
+    assert "80.0M of these filtered clusters have no associated publisher-provided" in joined.text
+    assert joined.bbox is not None and joined.bbox[0] < 100 and joined.bbox[2] > 500
+    assert not any(b.text.startswith("have no associated") for b in acl)
+
+
+def test_double_spaced_manuscript_keeps_its_paragraphs(
+    parsed: Callable[[str], ParsedDocument],
+) -> None:
+    # a preprint set with a blank line under every line: each line is a PyMuPDF block
+    doc = parsed("pqa__wellawatte_molecular_explanations.pdf")
+    text = [b for b in blocks(doc) if b.kind == BlockKind.text]
+    first = next(b for b in text if b.text.startswith("Deep learning (DL) is advancing"))
+    assert "Applications of DL can be found in a broad spectrum" in first.text
+    assert "to drug discovery" in first.text
+    lower = [b for b in text if b.text[:1].islower()]
+    assert len(lower) < 0.1 * len(text), [b.text[:60] for b in lower]
 
 
 def test_captions_and_tables_are_their_own_blocks(parsed: Callable[[str], ParsedDocument]) -> None:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import itertools
 import re
+import statistics
 from dataclasses import dataclass, field
 
 from sciverify.ingest.pdf_page import Line, PageText
@@ -65,7 +67,8 @@ def find_gutter(lines: list[Line], left_x: float, right_x: float) -> float | Non
         cover.append(run)
     best = min(cover)
     # the middle of the widest stretch at the minimum coverage
-    start = end = best_start = best_end = -1
+    start = end = -1
+    best_start, best_end = 0, -1  # no stretch yet: shorter than a one-cell one
     for i, c in enumerate(cover + [best + 1]):
         if c == best:
             if start < 0:
@@ -218,13 +221,18 @@ def build_paragraphs(
     for ln in lines:
         key = (ln.page, ln.col)
         right_edge[key] = max(right_edge.get(key, 0.0), ln.x1)
+    leading = body_leading(lines, body_size)
     paragraphs: list[Paragraph] = []
     current: Paragraph | None = None
     texts: list[str] = []
     first_x = 0.0
     for ln in lines:
         prev = current.lines[-1] if current else None
-        why = _breaks(prev, ln, first_x, body_size, body_font, right_edge) if prev else "start"
+        why = (
+            _breaks(prev, ln, first_x, body_size, body_font, right_edge, leading)
+            if prev
+            else "start"
+        )
         if why:
             if current is not None:
                 current.text = _join(texts, words)
@@ -245,6 +253,90 @@ def build_paragraphs(
     return paragraphs
 
 
+# Body text whose usual gap between lines exceeds this share of a line height is set with
+# wide line spacing (a double-spaced manuscript); below it, the usual fixed thresholds apply.
+_WIDE_LEADING = 0.6
+
+
+def body_leading(lines: list[Line], body_size: float) -> float:
+    """The usual white space between two lines of body text, in line heights, when it is wide.
+
+    A double-spaced manuscript (a preprint or an accepted manuscript) leaves about a line of
+    white space under every line, and PyMuPDF reports each line as a block of its own; read
+    with the usual thresholds every line would open a paragraph and every sentence would be
+    cut at its line ends. Returns 0.0 for ordinary spacing, so nothing changes there.
+    """
+    ratios = [
+        (b.y0 - a.y1) / max(a.y1 - a.y0, 1.0)
+        for a, b in itertools.pairwise(lines)
+        if a.page == b.page
+        and a.col == b.col
+        and b.y0 > a.y0
+        and is_body_style(a, body_size)
+        and is_body_style(b, body_size)
+    ]
+    if len(ratios) < 20:
+        return 0.0
+    usual = statistics.median(ratios)
+    return usual if usual > _WIDE_LEADING else 0.0
+
+
+_FLOAT_RE = re.compile(r"(?:fig(?:ure)?|table|tab|scheme|box)\.?\s*[A-Z]?\d", re.IGNORECASE)
+# At most this many floats (captions, footnotes) may stand between a paragraph cut at a column
+# or page break and its continuation.
+_MAX_FLOATS_BETWEEN = 3
+
+
+def _ends_open(p: Paragraph, body_size: float) -> bool:
+    """A body paragraph whose last line stops mid-sentence ("... if they returned one or more")."""
+    text = p.text.rstrip()
+    if len(text) < 40 or _FLOAT_RE.match(text) or not is_body_style(p.lines[-1], body_size):
+        return False
+    return text[-1].isalnum() or text[-1] in ",-)]\u2010"
+
+
+def _is_float(p: Paragraph, body_size: float) -> bool:
+    """A caption or a footnote that a page layout may put between two parts of a paragraph."""
+    return bool(_FLOAT_RE.match(p.text)) or p.size < body_size - 0.6
+
+
+def join_continued(
+    paragraphs: list[Paragraph], body_size: float, words: WordList
+) -> list[Paragraph]:
+    """Join a paragraph cut by a column or page break to its continuation.
+
+    The continuation is the next body paragraph after the break, past at most a few captions
+    or footnotes, when it starts with a lower-case word and the paragraph before the break
+    stops mid-sentence: "Women were included if they returned one or more" | "questionnaires
+    ...". Without this, a sentence split over two columns is two fragments that neither
+    retrieval nor entailment can read. The joined paragraph keeps the place of its first part.
+    """
+    out: list[Paragraph] = []
+    open_at: int | None = None  # the paragraph in `out` still waiting for its continuation
+    floats = 0
+    for p in paragraphs:
+        a = out[open_at] if open_at is not None else None
+        if (
+            a is not None
+            and p.text[:1].islower()
+            and is_body_style(p.lines[0], body_size)
+            and (a.page, a.lines[-1].col) != (p.page, p.lines[0].col)
+        ):
+            a.lines.extend(p.lines)
+            a.text = join_lines(a.text, p.text, words)
+            if not _ends_open(a, body_size):
+                open_at = None
+            continue
+        out.append(p)
+        if _ends_open(p, body_size):
+            open_at, floats = len(out) - 1, 0
+        elif open_at is not None and _is_float(p, body_size) and floats < _MAX_FLOATS_BETWEEN:
+            floats += 1
+        else:
+            open_at = None
+    return out
+
+
 def _join(texts: list[str], words: WordList) -> str:
     out = texts[0]
     for t in texts[1:]:
@@ -259,12 +351,17 @@ def _breaks(
     body_size: float,
     body_font: str,
     right_edge: dict[tuple[int, int], float],
+    leading: float = 0.0,
 ) -> str:
-    """Why ``ln`` starts a new paragraph after ``prev``; empty when it continues it."""
+    """Why ``ln`` starts a new paragraph after ``prev``; empty when it continues it.
+
+    ``leading`` is the document's usual line gap in line heights when it is wide
+    (`body_leading`): gaps are then measured above it.
+    """
     if ln.page != prev.page or ln.col != prev.col:
         return "column"
     height = max(prev.y1 - prev.y0, 1.0)
-    gap = ln.y0 - prev.y1
+    gap = ln.y0 - prev.y1 - leading * height
     if gap > max(3.0, 0.6 * height) or ln.y0 < prev.y0 - 1:
         return "gap"
     if abs(ln.size - prev.size) > 0.8:

@@ -15,7 +15,13 @@ from typing import Any
 
 from sciverify.errors import ParseError
 from sciverify.ingest import pdf_meta
-from sciverify.ingest.pdf_layout import Paragraph, WordList, build_paragraphs, order_page
+from sciverify.ingest.pdf_layout import (
+    Paragraph,
+    WordList,
+    build_paragraphs,
+    join_continued,
+    order_page,
+)
 from sciverify.ingest.pdf_page import (
     Line,
     PageText,
@@ -28,7 +34,7 @@ from sciverify.ingest.pdf_structure import Structure, build_sections
 from sciverify.records import ParsedDocument, Section
 
 PARSER = "pymupdf"
-PARSER_REVISION = "sciverify-pymupdf/1"
+PARSER_REVISION = "sciverify-pymupdf/2"
 _MIN_CHARS_PER_PAGE = 30  # below this on average, a document has no usable text layer
 _OCR_HINT = "OCR with tesseract if installed (apt install tesseract-ocr), or use an OCRed copy"
 
@@ -220,7 +226,9 @@ def _assemble(
     authors, author_lines = pdf_meta.pick_authors(after_title, metadata.get("author"), page_text)
     used.update(id(ln) for ln in author_lines)
     body = [ln for ln in ordered if id(ln) not in used]
-    paragraphs = build_paragraphs(body, body_size, body_font, words)
+    paragraphs = join_continued(
+        build_paragraphs(body, body_size, body_font, words), body_size, words
+    )
     structure = build_sections(
         paragraphs,
         body_size=body_size,

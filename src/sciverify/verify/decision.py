@@ -260,21 +260,22 @@ _PRECISE = re.compile(r"\d[.,·]\d|\d{3}")
 
 
 def _related_span(check: ClaimCheck, cfg: VerifySettings) -> Span | None:
-    """The sentence about the same thing as the claim: the most relevant one when it is
-    relevant enough, else one of the top three that states one of the claim's precise values
-    ("10.05 mg/l") exactly, which ties it to the same measurement whatever else it says."""
+    """The sentence about the same thing as the claim: one of the top three that states one
+    of the claim's precise values ("10.05 mg/l") exactly, which ties it to the same
+    measurement whatever else it says (a caption that names the measure ties it less), else
+    the most relevant one when it is relevant enough."""
     from sciverify.entail.quantities import check_numbers
 
     if not check.spans:
         return None
-    if check.spans[0].relevance >= cfg.related_relevance:
-        return check.spans[0]
     for span in check.spans[:3]:
         if span.relevance >= cfg.thresholds.min_relevance and any(
             f.effect == "ok" and _PRECISE.search(f.claim_text)
             for f in check_numbers(check.claim.text, span.text)
         ):
             return span
+    if check.spans[0].relevance >= cfg.related_relevance:
+        return check.spans[0]
     return None
 
 

@@ -287,8 +287,24 @@ def _windows(text: str) -> list[tuple[str, bool]]:
     sents = [" ".join(text[s:e].split()) for s, e in split_sentences(text)]
     sents = [s for s in sents if len(re.findall(r"[A-Za-z]{2,}", s)) >= 3]
     out = [(s[:_MAX_SPAN_CHARS], False) for s in sents]
+    out += [(c, False) for s in sents for c in _clauses(s)]
     out += [(f"{a} {b}"[:_MAX_SPAN_CHARS], True) for a, b in itertools.pairwise(sents)]
     return out
+
+
+def _clauses(sentence: str) -> list[str]:
+    """The clauses of a sentence that joins several statements with semicolons, when each is
+    a statement of its own: "The WMD of Hb was 12.88 g/l (95% CI ...); the WMD of SF was
+    10.05 mg/l (95% CI ...)". A claim about one of them is read against that clause alone, so
+    the other's figures and conditions do not stand in its way."""
+    parts = [p.strip() for p in _CLAUSE_SPLIT.split(sentence)]
+    if len(parts) < 2 or any(len(re.findall(r"[A-Za-z]{2,}", p)) < 4 for p in parts):
+        return []
+    return [p[:_MAX_SPAN_CHARS] for p in parts]
+
+
+# A semicolon outside brackets: "(95% CI 6.03 to 19.74; p<0.001)" stays whole.
+_CLAUSE_SPLIT = re.compile(r";\s+(?![^()\[\]]*[)\]])")
 
 
 def build_query(claim: Claim, context: str) -> str:
@@ -306,8 +322,13 @@ def gather(
     settings: Any,
     cfg: VerifySettings,
     resolver: Resolver,
+    sentences: PaperSentences | None = None,
 ) -> None:
-    """Resolve citations, retrieve chunks and pick each claim's candidate spans (in place)."""
+    """Resolve citations, retrieve chunks and pick each claim's candidate spans (in place).
+
+    With `sentences`, a cited paper's sentences that give one of the claim's precise figures
+    ("10.05 mg/l") are candidates too: retrieval ranks chunks by words, and the one sentence
+    that reports the figure may lose to captions that name the same measure."""
     from sciverify.search import make_filters, prime_queries, search
 
     prime_queries([c.query for c in checks], store=store, settings=settings)
@@ -329,6 +350,8 @@ def gather(
             spans += spans_of(claim.text, [(h, True) for h in found], seen)
         # The cited papers come first: when one of them states the claim nearly word for word,
         # the rest of the corpus has nothing to add and is not searched.
+        if sentences is not None and cited:
+            spans += figure_sentences(claim.text, sentences, cited, seen, spans)
         settled = any(s.relevance >= cfg.lexical_entail_min for s in spans)
         if cfg.k_open and not settled:
             found = search(check.query, store=store, settings=settings, k=cfg.k_open)
@@ -371,6 +394,53 @@ def spans_of(claim: str, hits: list[tuple[Any, bool]], seen: set[str]) -> list[S
                 )
             )
     return spans
+
+
+# A figure precise enough to tie a sentence to the claim's measurement: a decimal ("10.05",
+# "0.83") or a number of three or more digits that is not a year.
+_FIGURE = re.compile(r"(?<![\d.,])(?:\d+[.·]\d+|(?!(?:19|20)\d\d(?!\d))\d{3,})(?![\d]|[.,]\d)")
+_FIGURE_SENTENCES = 2  # at most this many per claim
+
+
+def figure_sentences(
+    claim: str,
+    sentences: PaperSentences,
+    paper_ids: Sequence[str],
+    seen: set[str],
+    retrieved: Sequence[Span] = (),
+) -> list[Span]:
+    """The sentences of the papers that give one of the claim's precise figures, most
+    relevant first, when no `retrieved` sentence gives one."""
+    figures = _figures(claim)
+    if not figures or any(figures & _figures(s.text) for s in retrieved):
+        return []
+    found = []
+    for pid in paper_ids:
+        for s in sentences(pid):
+            if (
+                s.chunk_id in seen
+                or len(s.text) > _MAX_SPAN_CHARS
+                or not figures & _figures(s.text)
+            ):
+                continue
+            # of a sentence that joins several results, the clause that gives the figure
+            text = next((c for c in _clauses(s.text) if figures & _figures(c)), s.text)
+            context = _pool(f"{s.title or ''} {s.text}")
+            found.append(replace(s, text=text, relevance=round(relevance(claim, text, context), 4)))
+    found.sort(key=lambda s: (-s.relevance, s.chunk_id, s.text))
+    return found[:_FIGURE_SENTENCES]
+
+
+def _figures(text: str) -> set[str]:
+    """The precise figures of a text, p-values left out ("p<0.00001" ties nothing)."""
+    return {
+        m.group(0).replace("·", ".")
+        for m in _FIGURE.finditer(text)
+        if not _P_BEFORE.search(text, max(0, m.start() - 4), m.start())
+    }
+
+
+_P_BEFORE = re.compile(r"\bp\s*[<=>≤≥]\s*$", re.IGNORECASE)
 
 
 class PaperSentences:

@@ -173,7 +173,7 @@ def run(
     batches = [checks[i : i + cfg.batch_claims] for i in range(0, len(checks), cfg.batch_claims)]
     for n, batch in enumerate(batches or [[]]):
         t = time.perf_counter()
-        gather(batch, store=store, settings=settings, cfg=cfg, resolver=resolver)
+        gather(batch, store=store, settings=settings, cfg=cfg, resolver=resolver, sentences=papers)
         seconds["retrieve"] += time.perf_counter() - t
         t = time.perf_counter()
         extra = all_pairs if n == len(batches or [[]]) - 1 else []
