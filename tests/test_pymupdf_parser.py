@@ -52,7 +52,7 @@ def test_front_matter_of_a_conference_paper(parsed: Callable[[str], ParsedDocume
     assert doc.year == 2018
     assert doc.version_kind == VersionKind.published
     assert doc.parser == "pymupdf"
-    assert doc.parser_version == f"sciverify-pymupdf/2 + PyMuPDF {pymupdf.__version__}"
+    assert doc.parser_version == f"sciverify-pymupdf/3 + PyMuPDF {pymupdf.__version__}"
     assert doc.has_text_layer and doc.warnings == ()
 
 
@@ -141,6 +141,26 @@ def test_references_split_into_entries(parsed: Callable[[str], ParsedDocument]) 
     assert bmc[1].authors[0] == "Gallego JÁ" and bmc[1].title is not None
     assert bmc[1].title.startswith("A neuroprosthesis for tremor management")
     assert all(r.title and not r.title[:4].isdigit() for r in bmc)  # never "2013;10(1):36."
+
+
+def test_appendix_after_the_references_is_body_text(
+    parsed: Callable[[str], ParsedDocument],
+) -> None:
+    # "A. Partitioned vs. unpartitioned ..." is set like the "References" heading: it ends the
+    # list, and its measurements ("about .5 Mbytes ... 20 times less") are searchable text.
+    doc = parsed("grobid__mullen2007_jss_timp.pdf")
+    assert len(doc.references) == 17
+    appendix = section(
+        doc,
+        "A.1. Empirical comparison of partitioned and unpartitioned variable projection algorithms",
+    )
+    assert appendix.kind == SectionKind.appendix
+    assert "about 20 times less than under plinear" in appendix.text
+    refs = next(s for s in doc.sections if s.kind == SectionKind.references)
+    assert "Mbytes" not in refs.text
+    survey = parsed("miku__1906.11632_gan_anomaly_survey.pdf")
+    assert section(survey, "A. Additional Results").kind == SectionKind.appendix
+    assert all(not r.raw.startswith(("A.1.", "GANomaly")) for r in survey.references)
 
 
 def test_publisher_version_metadata_and_subsections(

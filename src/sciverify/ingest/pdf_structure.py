@@ -185,13 +185,14 @@ def build_sections(
             and cur.kind == SectionKind.references
             and not (
                 h.known
-                or (
-                    h.depth is None
-                    and (p.size >= body_size + 0.9 or (h.style, p.font) == refs_style)
-                )
+                or (h.style, p.font) == refs_style
+                or (h.depth is None and p.size >= body_size + 0.9)
             )
         ):
-            h = None  # inside a reference list only a clear heading ends it
+            # Inside a reference list only a clear heading ends it: a known word, a larger
+            # unnumbered line, or one set exactly like the list's own heading ("A. Partitioned
+            # vs. unpartitioned ..." after the references; entries numbered "12." are not).
+            h = None
         if h is not None:
             norm = normalise_heading(h.text)
             # a sub-heading of a structured abstract is printed smaller or lighter than the
@@ -215,8 +216,14 @@ def build_sections(
                 continue
             kind = kind_of(h.text)
             level = levels[id(h)]
-            if kind == SectionKind.appendix:
-                in_appendix = True
+            letter = NUMBERING.match(h.text)
+            if kind == SectionKind.appendix or (
+                kind is None
+                and cur.kind == SectionKind.references
+                and letter is not None
+                and letter.group("letter")
+            ):
+                in_appendix = True  # "A. Data formats" right after the references
             if kind is None:
                 parent = next((s for s in reversed(secs) if s.level < level), None)
                 inherit = (SectionKind.other, SectionKind.references, SectionKind.abstract)
