@@ -118,6 +118,27 @@ def test_a_paragraph_next_to_a_table_reads_it() -> None:
     assert layers_for(cfg, "limitation", reads_table=False) == ("logic", "consistency")
 
 
+def test_a_limitation_paragraph_checks_only_its_cited_claims() -> None:
+    from sciverify.verify.pipeline import _to_check, prepare
+
+    text = (
+        "Although the protocol aimed at infants with an oxygenation index above 15, every "
+        "infant enrolled had a much higher index [@sood2014]. Future trials must randomise "
+        "infants as soon as nitric oxide is started.\n\n"
+        "A limitation is the small sample; future work will test older infants in 12 centres.\n"
+    )
+    cfg = VerifySettings()
+    state = prepare(text, cfg, None, "draft.md", {})
+    cited, uncited = (p.paragraph_id for p in state.paragraphs)
+    assert state.types[cited] == state.types[uncited] == "limitation"
+    assert "fact" in state.layers[cited] and "fact" not in state.layers[uncited]
+    checked = [check.claim.text for check in _to_check(state)]
+    assert len(checked) == 1 and "much higher index" in checked[0]
+    # Without the exception the routing table alone decides, as DESIGN.md 2.5 has it.
+    plain = prepare(text, cfg.model_copy(update={"cited_extra_layers": {}}), None, "d.md", {})
+    assert not _to_check(plain)
+
+
 def test_plain_text_segments_by_blank_lines_and_heading_lines() -> None:
     text = (
         "Introduction\n\nGrey seals recognise pen mates.\nThey fight less with them.\n\n"

@@ -23,6 +23,11 @@ ROUTING: dict[str, tuple[str, ...]] = {
 # The exception of the routing table: a result paragraph that reads numbers from a table also
 # goes through the consistency layer.
 TABLE_EXTRA_LAYERS: dict[str, tuple[str, ...]] = {"result": ("consistency",)}
+# And a second: the claims of a limitation paragraph that cite a source are fact-checked
+# ("every infant enrolled had a much higher index, which establishes that future trials must
+# ... [@sood2014]"): a cited statement is a statement about that source, whatever the paragraph
+# goes on to conclude. Its uncited claims (the authors' own outlook) are not.
+CITED_EXTRA_LAYERS: dict[str, tuple[str, ...]] = {"limitation": ("fact",)}
 
 # The checks that may turn an on-topic evidence span into a contradiction even when the model
 # reads entailment. Direction words ("more" vs "fewer") are as clear as numbers in a review.
@@ -55,6 +60,11 @@ class VerifySettings(BaseModel):
     table_extra_layers: dict[str, tuple[str, ...]] = Field(
         default_factory=lambda: dict(TABLE_EXTRA_LAYERS),
         description="Extra layers for a paragraph type when it reads numbers from a table.",
+    )
+    cited_extra_layers: dict[str, tuple[str, ...]] = Field(
+        default_factory=lambda: dict(CITED_EXTRA_LAYERS),
+        description="Extra layers for the claims of a paragraph type that cite a source "
+        "(a limitation paragraph's cited statements are fact-checked, its outlook is not).",
     )
     thresholds: DecisionThresholds = Field(
         default_factory=_thresholds,

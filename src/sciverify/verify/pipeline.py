@@ -33,7 +33,7 @@ from sciverify.verify.language import SUPPORTED, guess_language
 from sciverify.verify.logic import claim_pairs, contradictions, evidence_logic
 from sciverify.verify.parts import refine
 from sciverify.verify.segment import Segment, segment
-from sciverify.verify.settings import VerifySettings, layers_for
+from sciverify.verify.settings import VerifySettings, cited_only, layers_for
 
 
 @dataclass(slots=True)
@@ -46,6 +46,7 @@ class Prepared:
     layers: dict[str, tuple[str, ...]] = field(default_factory=dict)
     claims: dict[str, list[Claim]] = field(default_factory=dict)
     skipped: dict[str, int] = field(default_factory=dict)
+    cited_only: set[str] = field(default_factory=set)  # only cited claims are fact-checked
     languages: dict[str, str | None] = field(default_factory=dict)
     fast_path: int = 0
     entail_pairs: int = 0
@@ -92,8 +93,13 @@ def prepare(
     t = time.perf_counter()
     for p in seg.paragraphs:
         state.types[p.paragraph_id] = ptype = paragraph_type(p)
-        state.layers[p.paragraph_id] = layers_for(cfg, ptype, reads_table=p.reads_table)
         found = extract_claims(p)
+        cites = any(c.citations for c in found.claims)
+        state.layers[p.paragraph_id] = layers_for(
+            cfg, ptype, reads_table=p.reads_table, cites=cites
+        )
+        if cites and cited_only(cfg, ptype):
+            state.cited_only.add(p.paragraph_id)
         state.claims[p.paragraph_id] = found.claims
         state.skipped[p.paragraph_id] = len(found.skipped)
     seconds["claims"] = time.perf_counter() - t
@@ -112,7 +118,7 @@ def _to_check(state: Prepared) -> list[ClaimCheck]:
         if claims and simple:
             state.fast_path += 1
         for c in claims:
-            if routed and not simple:
+            if routed and not simple and (c.citations or pid not in state.cited_only):
                 out.append(ClaimCheck(c, build_query(c, context)))
             context = c.text
     return out

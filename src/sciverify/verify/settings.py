@@ -32,9 +32,23 @@ def with_overrides(cfg: VerifySettings, overrides: dict[str, Any]) -> VerifySett
     return cfg.model_copy(update=top)
 
 
-def layers_for(cfg: VerifySettings, paragraph_type: str, *, reads_table: bool) -> tuple[str, ...]:
-    """The layers a paragraph goes through, in the fixed order fact, logic, consistency."""
+def layers_for(
+    cfg: VerifySettings, paragraph_type: str, *, reads_table: bool, cites: bool = False
+) -> tuple[str, ...]:
+    """The layers a paragraph goes through, in the fixed order fact, logic, consistency.
+
+    `cites`: some claim of the paragraph cites a source (`cited_extra_layers`; only those
+    claims go through a layer added that way, see `cited_only`).
+    """
     chosen = set(cfg.routing.get(paragraph_type, ("fact", "logic")))
     if reads_table:
         chosen |= set(cfg.table_extra_layers.get(paragraph_type, ()))
+    if cites:
+        chosen |= set(cfg.cited_extra_layers.get(paragraph_type, ()))
     return tuple(layer for layer in LAYERS if layer in chosen)
+
+
+def cited_only(cfg: VerifySettings, paragraph_type: str) -> bool:
+    """The fact layer reaches this paragraph type only through its cited claims."""
+    routed = cfg.routing.get(paragraph_type, ("fact", "logic"))
+    return "fact" not in routed and "fact" in cfg.cited_extra_layers.get(paragraph_type, ())
