@@ -243,6 +243,19 @@ def test_coordinated_findings_split_and_shared_subjects_do_not() -> None:
     assert split_clauses(shared) == [(0, len(shared))]
     inside = "Hb rose (12.88 g/l; 95% CI 6.03 to 19.74) in every trial."
     assert split_clauses(inside) == [(0, len(inside))]
+    # A colon before a lower-case clause, and "although", divide like a semicolon.
+    colon = (
+        "Forest cover has long been traded off against other land uses: in 1870, land use in "
+        "Kaszon was 41% forest and 31% hay meadow."
+    )
+    assert [colon[a:b] for a, b in split_clauses(colon)] == [
+        "Forest cover has long been traded off against other land uses",
+        "in 1870, land use in Kaszon was 41% forest and 31% hay meadow.",
+    ]
+    though = "Women reported greater intakes of calcium, although this was not maintained later."
+    assert len(split_clauses(though)) == 2
+    listing = "Three outcomes were measured: weight, blood pressure and glucose."
+    assert split_clauses(listing) == [(0, len(listing))]
 
 
 @pytest.mark.parametrize(

@@ -105,7 +105,11 @@ _FINITE = frozenset(
         """
     )
 )
-_CONJUNCTION_SPLIT = re.compile(r"(?:;\s+|,\s+(?:and|but|whereas|while)\s+|\s+whereas\s+)")
+# A colon before a lower-case clause divides like a semicolon ("... for this kind of matter:
+# bringing the model into agreement needs ...").
+_CONJUNCTION_SPLIT = re.compile(
+    r"(?:;\s+|:\s+(?=[a-z])|,\s+(?:and|but|whereas|while|although|though)\s+|\s+whereas\s+)"
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -217,7 +221,7 @@ def split_clauses(sentence: str) -> list[tuple[int, int]]:
         spans.append((start, a, b))
         start = b
     pieces = [(s, a) for s, a, _ in spans] + [(start, len(sentence))]
-    after_semicolon = {b for _, a, b in spans if ";" in sentence[a:b]}
+    after_semicolon = {b for _, a, b in spans if re.search("[;:]", sentence[a:b])}
     out: list[tuple[int, int]] = []
     for s, e in pieces:
         part = sentence[s:e]
