@@ -1209,6 +1209,23 @@ def test_two_sides_compared_before_the_direction_word_can_be_swapped() -> None:
     assert check_comparatives(faithful, ev) == []
 
 
+def test_a_direction_word_that_sizes_a_change_takes_the_change_s_way() -> None:
+    # Wheat under post-anthesis heat stress (PLOS ONE), p. 13: "a greater reduction in yield"
+    # says yield went down; "greater" alone must not read as agreeing with "positively".
+    ev = (
+        "Metabolites that showed an increase in concentration in heat-stressed plants exhibited "
+        "negative correlations with yield, SPAD, and FV/FM, indicating that greater metabolite "
+        "concentrations were associated with a greater reduction in yield."
+    )
+    claim = (
+        "Metabolites that accumulated under heat stress were positively correlated with grain "
+        "yield, SPAD chlorophyll content and Fv/Fm."
+    )
+    assert [f.effect for f in check_comparatives(claim, ev)] == ["contradict"]
+    faithful = claim.replace("positively", "negatively")
+    assert check_comparatives(faithful, ev) == []
+
+
 def test_a_table_row_below_the_other_in_every_column_contradicts_outperformed() -> None:
     # A Survey on GANs for Anomaly Detection, p. 7: Table 2 as PyMuPDF flattens it.
     ev = (

@@ -591,6 +591,8 @@ def _directions(text: str) -> list[_Cue]:
         d = lx.direction(w.lower) or _signed(ws, i)
         if not d or negations & set(range(i - 3, i)):
             continue  # a negated direction is the negation check's business
+        if i + 1 < len(ws) and lx.direction(ws[i + 1].lower):
+            continue  # "a greater reduction in yield": the change it sizes says which way
         if in_number & ({i + 1, i + 2} | {i - 1, i - 2}) or (
             i + 2 < len(ws) and ws[i + 1].lower == "than" and i + 2 in quantifier
         ):
