@@ -156,6 +156,8 @@ def test_appendix_after_the_references_is_body_text(
     )
     assert appendix.kind == SectionKind.appendix
     assert "about 20 times less than under plinear" in appendix.text
+    # Set larger than the body, a heading with a word in code type is no bold run-in lead.
+    assert section(doc, "B. New nls options").kind == SectionKind.appendix
     refs = next(s for s in doc.sections if s.kind == SectionKind.references)
     assert "Mbytes" not in refs.text
     survey = parsed("miku__1906.11632_gan_anomaly_survey.pdf")

@@ -179,8 +179,15 @@ def detect_heading(
     if p.lines[0].y1 < 0.07 * page_height or p.lines[-1].y0 > 0.93 * page_height:
         return None  # leftovers of running heads and feet
     lead = p.lines[0].lead_bold
-    if lead and len(lead) < len(p.lines[0].text) - 3 and p.bold < 0.95:
-        return None  # a bold lead-in opening a paragraph, see run_in_heading
+    # A bold lead-in opening a paragraph (see run_in_heading), unless the line is set in a
+    # larger size, as a heading with a word in code type is ("B. New nls options").
+    if (
+        lead
+        and len(lead) < len(p.lines[0].text) - 3
+        and p.bold < 0.95
+        and not (len(p.lines) == 1 and p.size >= body_size + 0.9 and p.bold >= 0.7)
+    ):
+        return None
     m = NUMBERING.match(text)
     depth = None
     if m:
