@@ -210,6 +210,15 @@ def test_strip_citations_keeps_a_readable_sentence() -> None:
         strip_citations("Robinson et al. (2015) found more checks [@r2015].")
         == "The study found more checks."
     )
+    # Cards show the draft's own words: the narrative citation stays, the marker goes.
+    assert (
+        strip_citations("Robinson et al. (2015) found more checks [@r2015].", keep_narrative=True)
+        == "Robinson et al. (2015) found more checks."
+    )
+    para = segment("Roisin and Aron (2003) modelled perennial colonies without dispersal.")
+    claim = extract_claims(para.paragraphs[0]).claims[0]
+    assert claim.text == "The study modelled perennial colonies without dispersal."
+    assert claim.shown == "Roisin and Aron (2003) modelled perennial colonies without dispersal."
     assert (
         strip_citations("Pups checked more (Robinson et al., 2015), as expected.")
         == "Pups checked more, as expected."

@@ -253,7 +253,7 @@ def fact_card(check: ClaimCheck) -> Card:
         layer="fact",
         status=str(check.status),
         confidence=round(float(confidence), 4),
-        claim=check.claim.text,
+        claim=check.claim.shown,
         keyword=keyword_of(check.claim.text),
         evidence=tuple(evidence),
         suggested_action=_action(check, down),

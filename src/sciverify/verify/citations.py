@@ -142,13 +142,16 @@ def find_citations(text: str, base: int = 0) -> list[Citation]:
     return sorted(found, key=lambda c: c.span)
 
 
-def strip_citations(text: str) -> str:
-    """The text without citation markers; a narrative citation becomes "the study"."""
+def strip_citations(text: str, *, keep_narrative: bool = False) -> str:
+    """The text without citation markers; a narrative citation becomes "the study", or stays
+    as written with `keep_narrative` ("Roisin and Aron (2003) modelled ...")."""
     cites = find_citations(text)
     out, last = [], 0
     for c in cites:
         out.append(text[last : c.span[0]])
-        if c.narrative:
+        if c.narrative and keep_narrative:
+            out.append(text[c.span[0] : c.span[1]])
+        elif c.narrative:
             at_start = not "".join(out).strip() or "".join(out).rstrip().endswith((".", ":"))
             out.append("The study" if at_start else "the study")
         last = c.span[1]

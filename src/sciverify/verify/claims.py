@@ -129,6 +129,13 @@ class Claim:
     causal: bool = False
     universal: bool = False
     anaphoric: bool = False  # starts with "This", "They", "These": needs context to retrieve
+    wording: str = ""  # as the draft words it: a narrative citation kept ("Roisin and Aron
+    # (2003) modelled ..."), where `text` reads "The study modelled ..." for the models
+
+    @property
+    def shown(self) -> str:
+        """The claim as cards and reports show it: the draft's own wording."""
+        return self.wording or self.text
 
     @property
     def is_simple(self) -> bool:
@@ -152,11 +159,22 @@ class ParagraphClaims:
     skipped: list[tuple[str, str]] = field(default_factory=list)  # (sentence, reason)
 
 
-def clean(text: str) -> str:
-    """Sentence text for models and checks: Markdown markup and citation markers removed."""
+def clean(text: str, *, keep_narrative: bool = False) -> str:
+    """Sentence text for models and checks: Markdown markup and citation markers removed
+    (a narrative citation reads "the study" unless `keep_narrative`)."""
     for pattern, repl in _MARKUP:
         text = pattern.sub(repl, text)
-    return strip_citations(text.strip())
+    return strip_citations(text.strip(), keep_narrative=keep_narrative)
+
+
+def _as_claim(text: str) -> str:
+    """A clause as a sentence: a dangling conjunction dropped, a capital, a full stop."""
+    text = re.sub(r"[,;:]\s*(?:and|or)?\s*[.]?$", "", text).strip()
+    if text and text[0].islower():
+        text = text[0].upper() + text[1:]
+    if text and not text.endswith((".", "!")):
+        text += "."
+    return text
 
 
 def skip_reason(sentence: str) -> str | None:
@@ -310,13 +328,9 @@ def extract_claims(paragraph: Segment) -> ParagraphClaims:
         for cs, ce in split_clauses(sentence):
             part = sentence[cs:ce].strip(" ,;")
             offset = sentence.find(part, cs)
-            part_text = re.sub(r"[,;:]\s*(?:and|or)?\s*[.]?$", "", clean(part)).strip()
+            part_text = _as_claim(clean(part))
             if not part_text:
                 continue
-            if part_text[0].islower():
-                part_text = part_text[0].upper() + part_text[1:]
-            if not part_text.endswith((".", "!")):
-                part_text += "."
             own = tuple(find_citations(part, base + s + offset)) or sentence_cites
             n += 1
             features = _features(part_text)
@@ -329,6 +343,7 @@ def extract_claims(paragraph: Segment) -> ParagraphClaims:
                     own,
                     () if own else previous,
                 ),
+                wording=_as_claim(clean(part, keep_narrative=True)),
                 **features,
             )
             out.claims.append(claim)
