@@ -209,8 +209,12 @@ def _is_caps_label(text: str) -> bool:
     return len(letters) >= 4 and len(text.split()) <= 6 and all(c.isupper() for c in letters)
 
 
+# How far a line's size may be from the body text's and still be body text (points).
+BODY_SIZE_TOLERANCE = 0.6
+
+
 def is_body_style(ln: Line, body_size: float) -> bool:
-    return ln.bold < 0.5 and abs(ln.size - body_size) <= 0.6
+    return ln.bold < 0.5 and abs(ln.size - body_size) <= BODY_SIZE_TOLERANCE
 
 
 def build_paragraphs(
@@ -279,62 +283,6 @@ def body_leading(lines: list[Line], body_size: float) -> float:
         return 0.0
     usual = statistics.median(ratios)
     return usual if usual > _WIDE_LEADING else 0.0
-
-
-_FLOAT_RE = re.compile(r"(?:fig(?:ure)?|table|tab|scheme|box)\.?\s*[A-Z]?\d", re.IGNORECASE)
-# At most this many floats (captions, footnotes) may stand between a paragraph cut at a column
-# or page break and its continuation.
-_MAX_FLOATS_BETWEEN = 3
-
-
-def _ends_open(p: Paragraph, body_size: float) -> bool:
-    """A body paragraph whose last line stops mid-sentence ("... if they returned one or more")."""
-    text = p.text.rstrip()
-    if len(text) < 40 or _FLOAT_RE.match(text) or not is_body_style(p.lines[-1], body_size):
-        return False
-    return text[-1].isalnum() or text[-1] in ",-)]\u2010"
-
-
-def _is_float(p: Paragraph, body_size: float) -> bool:
-    """A caption or a footnote that a page layout may put between two parts of a paragraph."""
-    return bool(_FLOAT_RE.match(p.text)) or p.size < body_size - 0.6
-
-
-def join_continued(
-    paragraphs: list[Paragraph], body_size: float, words: WordList
-) -> list[Paragraph]:
-    """Join a paragraph cut by a column or page break to its continuation.
-
-    The continuation is the next body paragraph after the break, past at most a few captions
-    or footnotes, when it starts with a lower-case word and the paragraph before the break
-    stops mid-sentence: "Women were included if they returned one or more" | "questionnaires
-    ...". Without this, a sentence split over two columns is two fragments that neither
-    retrieval nor entailment can read. The joined paragraph keeps the place of its first part.
-    """
-    out: list[Paragraph] = []
-    open_at: int | None = None  # the paragraph in `out` still waiting for its continuation
-    floats = 0
-    for p in paragraphs:
-        a = out[open_at] if open_at is not None else None
-        if (
-            a is not None
-            and p.text[:1].islower()
-            and is_body_style(p.lines[0], body_size)
-            and (a.page, a.lines[-1].col) != (p.page, p.lines[0].col)
-        ):
-            a.lines.extend(p.lines)
-            a.text = join_lines(a.text, p.text, words)
-            if not _ends_open(a, body_size):
-                open_at = None
-            continue
-        out.append(p)
-        if _ends_open(p, body_size):
-            open_at, floats = len(out) - 1, 0
-        elif open_at is not None and _is_float(p, body_size) and floats < _MAX_FLOATS_BETWEEN:
-            floats += 1
-        else:
-            open_at = None
-    return out
 
 
 def _join(texts: list[str], words: WordList) -> str:

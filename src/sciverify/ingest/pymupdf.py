@@ -19,7 +19,6 @@ from sciverify.ingest.pdf_layout import (
     Paragraph,
     WordList,
     build_paragraphs,
-    join_continued,
     order_page,
 )
 from sciverify.ingest.pdf_page import (
@@ -226,9 +225,7 @@ def _assemble(
     authors, author_lines = pdf_meta.pick_authors(after_title, metadata.get("author"), page_text)
     used.update(id(ln) for ln in author_lines)
     body = [ln for ln in ordered if id(ln) not in used]
-    paragraphs = join_continued(
-        build_paragraphs(body, body_size, body_font, words), body_size, words
-    )
+    paragraphs = build_paragraphs(body, body_size, body_font, words)
     structure = build_sections(
         paragraphs,
         body_size=body_size,
