@@ -840,3 +840,15 @@ def test_semicolon_clauses_and_precise_figures() -> None:
         "3.2",
         "1234",
     }
+
+
+def test_a_misspelt_long_word_in_the_paper_still_counts() -> None:
+    from sciverify.verify.evidence import relevance
+
+    # Ultra light bosonic dark matter and CMB, p. 4, spells it "Reionzation".
+    claim = "Reionization is of crucial importance for this kind of matter."
+    typo = "We have shown that the effect of Reionzation is of crucial importance."
+    spelt = typo.replace("Reionzation", "Reionization")
+    assert relevance(claim, typo) == relevance(claim, spelt)
+    # Two letters apart, or a short word, is another word.
+    assert relevance("Hypertension raised the risk.", "Hypotension raised the risk.") < 1.0
