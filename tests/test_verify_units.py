@@ -480,6 +480,22 @@ def test_downgrade_wordings() -> None:
     assert "12.88" in keyword_of("The WMD of Hb was 12.88 g/l in children.")
 
 
+def test_downgrade_of_a_part_s_number_and_of_a_number_the_sentence_needs() -> None:
+    from sciverify.records import Finding
+
+    # A finding about one part of a compound claim carries offsets into that part
+    # ("SD 21 mmHg" is at 0 in "SD 21 mmHg on low dose").
+    sd = Finding("number", "partial", "21 is not in the evidence", (3, 5), None, "21", "")
+    claim = "PaO2 rose by 85 mmHg (SD 21 mmHg) on low-dose PGE1."
+    assert (
+        downgrade(claim, "unreported_number", [sd], "") == "PaO2 rose by 85 mmHg on low-dose PGE1."
+    )
+    # Without its number "fewer than 20 tablet servers" says nothing: no wording is offered.
+    n20 = Finding("number", "partial", "20 is not in the evidence", (28, 30), None, "20", "")
+    claim = "Most Bigtable clusters are small: 259 of them have fewer than 20 tablet servers."
+    assert downgrade(claim, "unreported_number", [n20], "") is None
+
+
 # ---------------------------------------------------------------------------- bad input
 
 

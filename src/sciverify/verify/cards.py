@@ -126,13 +126,17 @@ def downgrade(
     claim: str, finding: str | None, checks: Sequence[Finding], evidence: str
 ) -> str | None:
     """A weaker or corrected wording of `claim` for the finding; None when there is none."""
-    by_check = {f.check: f for f in checks if f.effect in ("partial", "contradict")}
+    by_check: dict[str, Finding] = {}
+    for f in checks:
+        if f.effect in ("partial", "contradict"):
+            by_check.setdefault(f.check, f)  # the first finding of each check
     if finding == "strengthened_hedge":
         f = by_check.get("hedge")
-        if f and f.claim_span:
-            word = claim[f.claim_span[0] : f.claim_span[1]].lower()
+        span = _span_in(claim, f)
+        if span:
+            word = claim[span[0] : span[1]].lower()
             if word in _WEAKER:
-                return _replace_word(claim, f.claim_span[0], f.claim_span[1], _WEAKER[word])
+                return _replace_word(claim, span[0], span[1], _WEAKER[word])
         body = claim[0].lower() + claim[1:] if claim[:2] != claim[:2].upper() else claim
         return f"The evidence suggests that {body}"
     if finding == "dropped_condition":
@@ -142,18 +146,34 @@ def downgrade(
             cond = cond[0].lower() + cond[1:]
             return claim.rstrip(". ") + f" {cond}."
     if finding == "unreported_number":
-        f = by_check.get("number")
-        if f and f.claim_span:
-            s, e = f.claim_span
+        span = _span_in(claim, by_check.get("number"))
+        if span:
+            s, e = span
             open_at, close_at = claim.rfind("(", 0, s), claim.find(")", e)
             if open_at != -1 and close_at != -1 and ")" not in claim[open_at:s]:
                 s, e = open_at, close_at + 1
+            else:
+                # "259 of them have fewer than 20 servers" reads as nothing without its number;
+                # only an aside in brackets ("(SD 21 mmHg)") can go.
+                return None
             return re.sub(r"\s{2,}", " ", (claim[:s].rstrip(" ,;") + claim[e:])).replace(" .", ".")
     if finding == "number_mismatch":
         f = by_check.get("number")
         if f and f.claim_text and f.evidence_text:
             return claim.replace(f.claim_text, f.evidence_text, 1)
     return None
+
+
+def _span_in(claim: str, f: Finding | None) -> tuple[int, int] | None:
+    """Where `f`'s words stand in `claim`: a finding about one part of a compound claim
+    carries offsets into that part ("259 of them have ..."), not into the whole claim."""
+    if f is None or not f.claim_span or not f.claim_text:
+        return None
+    s, e = f.claim_span
+    if claim[s:e] == f.claim_text:
+        return s, e
+    at = re.search(rf"(?<![\w.]){re.escape(f.claim_text)}(?![\w])", claim)
+    return at.span() if at else None
 
 
 # ---------------------------------------------------------------------------- fact cards
