@@ -490,6 +490,20 @@ def test_downgrade_of_a_part_s_number_and_of_a_number_the_sentence_needs() -> No
     assert (
         downgrade(claim, "unreported_number", [sd], "") == "PaO2 rose by 85 mmHg on low-dose PGE1."
     )
+
+    # A condition is appended only as an ending, and never as a second population.
+    def cond(text: str) -> Finding:
+        return Finding("condition", "partial", "dropped", None, (0, len(text)), "", text)
+
+    fast = "TraceMonkey runs JavaScript programs 2x to 20x faster."
+    assert downgrade(fast, "dropped_condition", [cond("amenable to tracing")], "") is None
+    stroke = "The approach enabled hand opening in stroke patients."
+    assert downgrade(stroke, "dropped_condition", [cond("in healthy subjects")], "") is None
+    advice = "Lifestyle advice improves maternal diet."
+    assert (
+        downgrade(advice, "dropped_condition", [cond("for women who are obese")], "")
+        == "Lifestyle advice improves maternal diet for women who are obese."
+    )
     # Without its number "fewer than 20 tablet servers" says nothing: no wording is offered.
     n20 = Finding("number", "partial", "20 is not in the evidence", (28, 30), None, "20", "")
     claim = "Most Bigtable clusters are small: 259 of them have fewer than 20 tablet servers."

@@ -144,6 +144,15 @@ def downgrade(
         if f and f.evidence_text:
             cond = f.evidence_text.strip(" ,")
             cond = cond[0].lower() + cond[1:]
+            lead = cond.split()[0]
+            # Only a phrase that reads as an ending ("for women who are obese", "when LMWH is
+            # contraindicated") is appended; "amenable to tracing" is not one, and a claim that
+            # names its own population ("in stroke patients") would say two ("in healthy
+            # subjects"): the card's message says what differs instead.
+            if lead not in _CONDITION_LEADS or (
+                lead in _POPULATION_LEADS and _POPULATION.search(claim)
+            ):
+                return None
             return claim.rstrip(". ") + f" {cond}."
     if finding == "unreported_number":
         span = _span_in(claim, by_check.get("number"))
@@ -162,6 +171,21 @@ def downgrade(
         if f and f.claim_text and f.evidence_text:
             return claim.replace(f.claim_text, f.evidence_text, 1)
     return None
+
+
+_CONDITION_LEADS = frozenset(
+    lx.split_words(
+        """in for among under during at on with without after before when whenever while if
+        unless only provided given within across"""
+    )
+)
+_POPULATION_LEADS = frozenset(("in", "for", "among"))
+_POPULATION = re.compile(
+    r"\b(?:in|for|among)\s+(?:[\w-]+\s+){0,3}?(?:patients|subjects|participants|people|"
+    r"women|men|children|adults|infants|mice|rats|animals|volunteers|users|physicians|"
+    r"clinicians|doctors|nurses|students|respondents|cases|samples|plants|cells)\b",
+    re.IGNORECASE,
+)
 
 
 def _span_in(claim: str, f: Finding | None) -> tuple[int, int] | None:
