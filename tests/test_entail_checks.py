@@ -1414,6 +1414,25 @@ def test_a_count_the_paper_spells_out_matches_the_claims_digits() -> None:
     assert check_numbers("This is one of the sites.", "These are the sites.") == []
 
 
+def test_a_unit_per_another_unit_is_one_unit() -> None:
+    assert [
+        (q.text_of(t), q.unit) for t in ["Hb rose by 12.88 g/L"] for q in parse_quantities(t)
+    ] == [("12.88 g/L", "g/l")]
+    dose = "IPGE1 ran at 300 ng/kg/min"
+    assert [q.unit for q in parse_quantities(dose)] == ["ng/kg/min"]
+    # The litre's case does not matter; a changed denominator is a changed unit.
+    same = check_numbers(
+        "Glucose was 3.5 mmol/L in controls.", "Glucose was 3.5 mmol/l in controls."
+    )
+    assert [f.effect for f in same] == ["ok"]
+    ml = check_numbers("eGFR fell to 45 mL/min.", "eGFR fell to 45 ml/min.")
+    assert [f.effect for f in ml] == ["ok"]
+    per_dl = check_numbers("The WMD of Hb was 12.88 g/l.", "The WMD of Hb was 12.88 g/dl.")
+    assert [f.effect for f in per_dl] == ["contradict"]
+    per_h = check_numbers("The dose was 300 ng/kg/min.", "The dose was 300 ng/kg/h.")
+    assert [f.effect for f in per_h] == ["contradict"]
+
+
 def test_a_duration_in_other_time_units_is_the_same_duration() -> None:
     assert [
         f.effect for f in check_numbers("Recruitment ran for 12 months.", "It ran one year.")

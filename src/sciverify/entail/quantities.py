@@ -29,6 +29,8 @@ _UNITS = (
     r"Hz|kHz|MHz|ms|hours?|hrs?|h|minutes?|mins|min|seconds?|secs|sec|s|days?|d|weeks?|wks?|wk|months?|mo|"
     r"years?|yrs?|y"
 )
+# What a unit is given per: "g/l", "ng/kg/min", "mg/m2", "mL/min/1.73 m2" up to the number.
+_PER = r"(?:[dcmµμn]?[lL](?![A-Za-z])|m[23²³]|kg|mg|g|day|d|hours?|hr|h|min|s|weeks?|wk|years?|yr)"
 _UNIT_CANON = {
     "percentage point": "pp",
     "percentage points": "pp",
@@ -44,6 +46,9 @@ _UNIT_CANON = {
     "×": "fold",
     "°c": "°C",
     "ºc": "°C",
+    "mL": "ml",  # a litre is "l" or "L" alike
+    "µL": "µl",
+    "dL": "dl",
     "degree c": "°C",
     "degrees c": "°C",
     "degree celsius": "°C",
@@ -88,7 +93,7 @@ _VALUE = re.compile(
     rf"(?<![\w.,^/])(?<![A-Za-z]-)(?<!\^[-−])(?P<num>{_NUM})(?:{_SCI})?"
     rf"(?:\s*[-–—]\s*(?P<hi>{_NUM}))?"
     r"(?:\s+(?P<mult>thousand|million|billion)\b)?"
-    rf"(?:\s*(?P<unit>{_UNITS})(?![A-Za-z]))?"
+    rf"(?:\s*(?P<unit>(?:{_UNITS})(?:/{_PER})*)(?![A-Za-z]))?"
     r"(?![\w'’′]|[-‐][A-Za-z]|\.\d|,\d{3})"
 )
 # "10^6 cells", "10^-27", "10**5", "10⁻²⁷": a power of ten without a mantissa ("1.2 × 10^5" is
@@ -185,8 +190,18 @@ def decimals_of(raw: str) -> int:
 def canon_unit(raw: str | None) -> str:
     if not raw:
         return ""
-    key = re.sub(r"[\s-]+", " ", raw.strip()).strip()
+    key = re.sub(r"[\s-]+", " ", raw.strip()).strip().replace("μ", "µ")
+    if "/" in key:
+        # "mmol/L" is "mmol/l", "g/dL" is "g/dl"; the base keeps its case ("mM" is not "mm").
+        base, _, per = key.partition("/")
+        return f"{canon_unit(base)}/{per.lower()}"
     return _UNIT_CANON.get(key.lower(), _UNIT_CANON.get(key, key))
+
+
+def is_physical(unit: str) -> bool:
+    """A measurement unit specific enough that one shared context word makes two numbers
+    rivals: "mg", "mmHg", and any unit per another ("g/l", "ng/kg/min")."""
+    return unit in _PHYSICAL_UNITS or ("/" in unit and unit.partition("/")[0] in _PHYSICAL_UNITS)
 
 
 def parse_quantities(text: str) -> list[Quantity]:
@@ -415,7 +430,7 @@ def check_numbers(claim: str, evidence: str) -> list[Finding]:
             values = [e for e in ev if e.kind == "value"]
             # "the 147 cases" against "(n = 147)": a count the evidence gives as a sample size.
             counted = [e for e in ev if e.kind == "n" and _same_values(q, e)]
-            if counted and q.unit not in _PHYSICAL_UNITS | {"%"}:
+            if counted and not is_physical(q.unit) and q.unit != "%":
                 values = counted + values
             out.append(_check_value(q, values, claimed, claim, evidence))
     return out
@@ -594,12 +609,12 @@ def _check_value(
                 "percent and percentage points are not the same",
                 e,
             )
-        if not ({q.unit, e.unit} & (_PHYSICAL_UNITS | {"%"})):
+        if not any(is_physical(u) or u == "%" for u in (q.unit, e.unit)):
             # Two count nouns ("95 patients" / "95 respondents"): the same count, named in
             # other words; what is counted is the entity and condition checks' business.
             return f("ok", f"{said} matches the evidence ({e.text_of(evidence)})", e)
         # "5 hours" against "5 minutes": the unit itself was changed.
-        changed = q.unit in _PHYSICAL_UNITS and e.unit in _PHYSICAL_UNITS
+        changed = is_physical(q.unit) and is_physical(e.unit)
         return f(
             "contradict" if changed else "partial",
             f"{said} in the claim has another unit in the evidence ({e.text_of(evidence)})",
@@ -615,7 +630,7 @@ def _check_value(
     # Another value "for the same quantity": same unit (a bare number is never enough) and two
     # shared context words, so "mortality fell 15%" vs "mortality fell 25%" conflicts but
     # "15% of patients" vs "25% response rate" does not.
-    need = 2 if q.unit == "%" or q.unit not in _PHYSICAL_UNITS else 1
+    need = 2 if q.unit == "%" or not is_physical(q.unit) else 1
     # An evidence value that another number of the claim restates is accounted for: in "up to
     # 1.25x, and 1.11x on average" against "up to 1.25x", 1.11x is unreported, not a rival.
     rivals = sorted(
@@ -703,7 +718,7 @@ def _table_cell(
     """A bare number right after a label that names what the claim counts, as in a table
     flattened into text ("Average worker machines per job 157" for "the average job used 257
     worker machines"): the label has the claim's count noun and two more of its words."""
-    if not q.unit or q.unit in _PHYSICAL_UNITS or q.unit in ("%", "pp", "fold", "ratio"):
+    if not q.unit or is_physical(q.unit) or q.unit in ("%", "pp", "fold", "ratio"):
         return None
     for e in ev:
         if e.kind != "value" or e.unit or e.high is not None:
