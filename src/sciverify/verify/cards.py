@@ -127,9 +127,9 @@ def downgrade(
 ) -> str | None:
     """A weaker or corrected wording of `claim` for the finding; None when there is none."""
     by_check: dict[str, Finding] = {}
-    for f in checks:
-        if f.effect in ("partial", "contradict"):
-            by_check.setdefault(f.check, f)  # the first finding of each check
+    for found in checks:
+        if found.effect in ("partial", "contradict"):
+            by_check.setdefault(found.check, found)  # the first finding of each check
     if finding == "strengthened_hedge":
         f = by_check.get("hedge")
         span = _span_in(claim, f)
