@@ -342,7 +342,8 @@ def lineage_cards(checks: Iterable[ClaimCheck]) -> list[Card]:
                 keyword=(span.title or paper)[:80],
                 evidence=(ref_of(span, "entail"),),
                 suggested_action=(
-                    f"All {len(items)} supported claims here rest on one source "
+                    f"{'Both' if len(items) == 2 else f'All {len(items)}'} supported claims "
+                    "here rest on one source "
                     f"({_where(span)}){also}; if it is wrong, they fall together. "
                     "Consider an independent second source."
                 ),
