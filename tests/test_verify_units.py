@@ -882,3 +882,11 @@ def test_a_misspelt_long_word_in_the_paper_still_counts() -> None:
     assert relevance(claim, typo) == relevance(claim, spelt)
     # Two letters apart, or a short word, is another word.
     assert relevance("Hypertension raised the risk.", "Hypotension raised the risk.") < 1.0
+
+
+def test_a_table_row_is_not_offered_as_a_wording() -> None:
+    from sciverify.verify.cards import _tabular
+
+    # Novelty Controlled Paraphrase Generation, p. 5: Table 2 as PyMuPDF flattens it.
+    assert _tabular("87.88 50.27 31.78 34.09 14.33 42.40 90.04 NC-RAPT (High) 83.89 62.13")
+    assert not _tabular("The primary outcome was the enrollment of 50 infants at 10 sites.")
