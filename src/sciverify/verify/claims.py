@@ -101,14 +101,22 @@ _FINITE = frozenset(
         performed differed remained achieved yielded demonstrated suggested indicated revealed
         observed exceeded outperformed recognised recognized made took gave runs ran did
         does do differ differs differed change changed changes rose fell grew declined
-        recognise recognize predicted predicts affects affected
+        recognise recognize predicted predicts affects affected demonstrates establishes
+        established proves proved confirms confirmed suggests indicates implies
         """
     )
+)
+# "..., which establishes that ...": what a finding is said to prove is a claim of its own,
+# checked for its own strength ("This establishes that ...").
+_PROOF = (
+    r"(?:establish(?:es|ed)?|prov(?:es|ed|e)|demonstrat(?:es|ed|e)|show(?:s|ed)?|confirm(?:s|ed)?"
+    r"|impl(?:ies|ied)|suggest(?:s|ed)?|indicat(?:es|ed)|mean(?:s|t))"
 )
 # A colon before a lower-case clause divides like a semicolon ("... for this kind of matter:
 # bringing the model into agreement needs ...").
 _CONJUNCTION_SPLIT = re.compile(
-    r"(?:;\s+|:\s+(?=[a-z])|,\s+(?:and|but|whereas|while|although|though)\s+|\s+whereas\s+)"
+    r"(?:;\s+|:\s+(?=[a-z])|,\s+(?:and|but|whereas|while|although|though)\s+|\s+whereas\s+"
+    r"|,\s+(?=which\s+(?:\w+\s+)?" + _PROOF + r"\s+that\b))"
 )
 
 
@@ -170,6 +178,7 @@ def clean(text: str, *, keep_narrative: bool = False) -> str:
 def _as_claim(text: str) -> str:
     """A clause as a sentence: a dangling conjunction dropped, a capital, a full stop."""
     text = re.sub(r"[,;:]\s*(?:and|or)?\s*[.]?$", "", text).strip()
+    text = re.sub(r"^which\s", "This ", text)  # "..., which establishes that": "This ..."
     if text and text[0].islower():
         text = text[0].upper() + text[1:]
     if text and not text.endswith((".", "!")):
@@ -247,13 +256,15 @@ def split_clauses(sentence: str) -> list[tuple[int, int]]:
         # Its own subject: the clause does not start with its verb, and has one after its
         # first word ("the WMD of SF was ..."; not "penetrate the vessel wall"). After a
         # semicolon, any past-tense verb will do ("; the authors judged ...", "; 59% rated ...").
-        loose = s in after_semicolon
+        loose = s in after_semicolon or part.startswith("which ")
         own_subject = (
             bool(ws)
             and ws[0].lower not in _FINITE
             and not lx.direction(ws[0].lower)
             and any(
-                w.lower in _FINITE or (loose and len(w.lower) > 4 and w.lower.endswith("ed"))
+                w.lower in _FINITE
+                or (loose and len(w.lower) > 4 and w.lower.endswith("ed"))
+                or (loose and re.fullmatch(_PROOF, w.lower) is not None)
                 for w in ws[1:]
             )
         )
