@@ -143,6 +143,21 @@ def test_references_split_into_entries(parsed: Callable[[str], ParsedDocument]) 
     assert all(r.title and not r.title[:4].isdigit() for r in bmc)  # never "2013;10(1):36."
 
 
+def test_a_caption_beside_the_text_is_read_whole(parsed: Callable[[str], ParsedDocument]) -> None:
+    # An Improved Multi-Output Gaussian Process RNN (MLHC 2017), p. 9: Figure 4 sits to the
+    # right of a narrowed text column; row by row its caption's lines and the text's alternate.
+    doc = parsed("scipdf__futoma2017_mlhc.pdf")
+    on_page = [b for b in blocks(doc) if b.page == 9]
+    caption = next(b for b in on_page if b.kind == BlockKind.caption)
+    assert caption.text.startswith("Figure 4: False alarms per true alarm as a function of")
+    assert caption.text.endswith("drastic reductions in false alarms across all sensitivities.")
+    text = " ".join(b.text for b in on_page if b.kind == BlockKind.text)
+    assert (
+        "our best model only had about 1.4 false alarms per true alarm, at a very high "
+        "sensitivity of 80%; compare this to the 2.2 false alarms the base MGP-RNN has" in text
+    )
+
+
 def test_appendix_after_the_references_is_body_text(
     parsed: Callable[[str], ParsedDocument],
 ) -> None:

@@ -6,7 +6,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 
-from sciverify.ingest.pdf_layout import Paragraph
+from sciverify.ingest.pdf_layout import CAPTION, Paragraph
 from sciverify.records import SectionKind
 
 # Heading words to section kinds: the one table. A heading matches a phrase when its
@@ -98,11 +98,6 @@ SECTION_KINDS: tuple[tuple[str, SectionKind], ...] = (
 NUMBERING = re.compile(
     r"^(?:(?P<arabic>\d{1,2}(?:\.\d{1,2}){0,3})\.?|(?P<roman>[IVX]{1,5})\.|(?P<letter>[A-H](?:\.\d{1,2})*\.))"
     r"\s+(?=[A-Z(\u00C0-\u024F])"
-)
-CAPTION = re.compile(
-    r"^(?P<label>(?:Supplementary |Extended Data |Suppl\. )?(?:Figure|Fig\.?|FIGURE|FIG\.?|Table|TABLE"
-    r"|Scheme|Chart|Plate|Box|Algorithm|Listing))\s*(?P<num>S?\d{1,3}[A-Za-z]?|[IVXL]{1,6})"
-    r"(?P<rest>\s*[.:|\u2014\u2013\-]|\s+(?=[A-Z(])|\s*$)"
 )
 KEYWORDS = re.compile(r"^(?:key\s?words|index terms|keywords)\b", re.IGNORECASE)
 NOT_RUN_IN = re.compile(

@@ -12,6 +12,14 @@ from sciverify.ingest.pdf_page import Line, PageText
 _WORD = re.compile(r"[A-Za-z][A-Za-z\-]*[A-Za-z]")
 
 
+# A caption's label and number ("Figure 4:", "Table 2.", "FIG. 3 -"); pdf_headings reads it too.
+CAPTION = re.compile(
+    r"^(?P<label>(?:Supplementary |Extended Data |Suppl\. )?(?:Figure|Fig\.?|FIGURE|FIG\.?|Table|TABLE"
+    r"|Scheme|Chart|Plate|Box|Algorithm|Listing))\s*(?P<num>S?\d{1,3}[A-Za-z]?|[IVXL]{1,6})"
+    r"(?P<rest>\s*[.:|\u2014\u2013\-]|\s+(?=[A-Z(])|\s*$)"
+)
+
+
 @dataclass(slots=True)
 class Paragraph:
     lines: list[Line] = field(default_factory=list)
@@ -109,7 +117,7 @@ def order_page(pg: PageText) -> list[Line]:
     lines = sorted(pg.lines, key=lambda ln: (ln.y0, ln.x0))
     gutters = find_columns(lines)
     if not gutters:
-        return _rows(lines)
+        return _side_captions(_row_groups(lines))
     bounds = [-1e9, *gutters, 1e9]
     n_cols = len(gutters) + 1
     for ln in lines:
@@ -147,15 +155,57 @@ def order_page(pg: PageText) -> list[Line]:
 
 def _rows(lines: list[Line]) -> list[Line]:
     """Sort top to bottom; lines whose tops are within 2 pt form a row, read left to right."""
+    return [ln for row in _row_groups(lines) for ln in row]
+
+
+def _row_groups(lines: list[Line]) -> list[list[Line]]:
+    """The rows of `lines`, top to bottom, each left to right."""
     lines = sorted(lines, key=lambda ln: ln.y0)
-    out: list[Line] = []
+    out: list[list[Line]] = []
     row: list[Line] = []
     for ln in lines:
         if row and ln.y0 - row[0].y0 > 2.0:
-            out.extend(sorted(row, key=lambda r: r.x0))
+            out.append(sorted(row, key=lambda r: r.x0))
             row = []
         row.append(ln)
-    out.extend(sorted(row, key=lambda r: r.x0))
+    if row:
+        out.append(sorted(row, key=lambda r: r.x0))
+    return out
+
+
+_SIDE_RUN_MIN = 3  # rows of a caption set beside the text before it is read as one
+
+
+def _side_captions(rows: list[list[Line]]) -> list[Line]:
+    """Reading order of a one-column page whose figure sits beside the text with its caption
+    ("Figure 4: False alarms per true alarm" to the right of a narrowed text column): read row
+    by row, the caption's lines and the text's alternate. The caption is read whole before the
+    text lines beside it, up to the first line that crosses into the caption's side."""
+    out: list[Line] = []
+    i = 0
+    while i < len(rows):
+        row = rows[i]
+        start = row[-1] if len(row) == 2 and row[0].x1 < row[-1].x0 - 4 else None
+        if start is None or not CAPTION.match(start.text):
+            out.extend(row)
+            i += 1
+            continue
+        split = start.x0 - 2
+        text, caption = [row[0]], [start]
+        j = i + 1
+        while j < len(rows):
+            nxt = rows[j]
+            if any(ln.x0 < split < ln.x1 for ln in nxt) or len(nxt) > 2:
+                break  # a line across the gap, or a table row: the side run is over
+            text += [ln for ln in nxt if ln.x1 <= split]
+            caption += [ln for ln in nxt if ln.x0 >= split]
+            j += 1
+        if len(caption) < _SIDE_RUN_MIN:
+            out.extend(row)
+            i += 1
+            continue
+        out += caption + text
+        i = j
     return out
 
 

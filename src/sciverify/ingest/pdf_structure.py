@@ -164,6 +164,8 @@ def join_continued(
     stops mid-sentence: "Women were included if they returned one or more" | "questionnaires
     ...". Without this, a sentence split over two columns is two fragments that neither
     retrieval nor entailment can read. The joined paragraph keeps the place of its first part.
+    In the same column the two parts are joined across a caption or footnote set between them
+    (a figure beside the text, affiliation footnotes interleaved with the first column).
     """
     out: list[Paragraph] = []
     open_at: int | None = None  # the paragraph in `out` still waiting for its continuation
@@ -174,7 +176,12 @@ def join_continued(
             a is not None
             and p.text[:1].islower()
             and is_body_style(p.lines[0], body_size)
-            and (a.page, a.lines[-1].col) != (p.page, p.lines[0].col)
+            and (
+                (a.page, a.lines[-1].col) != (p.page, p.lines[0].col)
+                # in the same column, only across a caption or footnote set between the two
+                # parts, and not from a table row ("With LM 54.1 ... 55.2")
+                or (floats and not a.text.rstrip()[-1:].isdigit())
+            )
         ):
             a.lines.extend(p.lines)
             a.text = join_lines(a.text, p.text, words)
