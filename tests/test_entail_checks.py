@@ -1431,6 +1431,11 @@ def test_a_unit_per_another_unit_is_one_unit() -> None:
     assert [f.effect for f in per_dl] == ["contradict"]
     per_h = check_numbers("The dose was 300 ng/kg/min.", "The dose was 300 ng/kg/h.")
     assert [f.effect for f in per_h] == ["contradict"]
+    # Saying per what where the source writes it out is the same unit.
+    daily = check_numbers(
+        "They received 10 mg/kg/day of it.", "They received 10 mg/kg daily of it."
+    )
+    assert [f.effect for f in daily] == ["ok"]
 
 
 def test_a_duration_in_other_time_units_is_the_same_duration() -> None:

@@ -553,7 +553,9 @@ def _same_values(a: Quantity, b: Quantity) -> bool:
 
 
 def _units_agree(a: str, b: str) -> bool:
-    return a == b or not a or not b
+    """The same unit, or one left unsaid, or one that says per what and the other not
+    ("10 mg/kg/day" against "10 mg/kg daily"); "g/l" against "g/dl" is another unit."""
+    return a == b or not a or not b or a.startswith(f"{b}/") or b.startswith(f"{a}/")
 
 
 # Time units in days: "12 months" states "one year", "3 weeks" states "21 days".
