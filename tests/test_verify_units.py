@@ -889,18 +889,6 @@ def test_semicolon_clauses_and_precise_figures() -> None:
     }
 
 
-def test_a_misspelt_long_word_in_the_paper_still_counts() -> None:
-    from sciverify.verify.evidence import relevance
-
-    # Ultra light bosonic dark matter and CMB, p. 4, spells it "Reionzation".
-    claim = "Reionization is of crucial importance for this kind of matter."
-    typo = "We have shown that the effect of Reionzation is of crucial importance."
-    spelt = typo.replace("Reionzation", "Reionization")
-    assert relevance(claim, typo) == relevance(claim, spelt)
-    # Two letters apart, or a short word, is another word.
-    assert relevance("Hypertension raised the risk.", "Hypotension raised the risk.") < 1.0
-
-
 def test_a_table_row_is_not_offered_as_a_wording() -> None:
     from sciverify.verify.cards import _tabular
 

@@ -183,13 +183,11 @@ def _coverage(
         return 0.0
 
     def found(s: str, parts: tuple[str, ...], pool: frozenset[str]) -> bool:
-        # The claim's "risk-of-bias" is found in "risk of bias"; its "reionization" in a
-        # paper's misspelt "Reionzation" (or an OCR slip) one letter apart.
+        # The claim's "risk-of-bias" is found in "risk of bias".
         return (
             s in pool
             or (len(s) >= 6 and any(t[:6] == s[:6] for t in pool))
             or (bool(parts) and all(p in pool for p in parts))
-            or (len(s) >= _TYPO_MIN and any(_one_edit(s, t) for t in pool))
         )
 
     hits = sum(
@@ -201,19 +199,6 @@ def _coverage(
         return cover
     matched = numbers_found(nums, ev)
     return 0.7 * cover + 0.3 * matched / len(nums)
-
-
-_TYPO_MIN = 8  # stems this long may differ by one letter and still be the same word
-
-
-def _one_edit(a: str, b: str) -> bool:
-    """`a` and `b` differ by one inserted, deleted or replaced letter (not in the first two)."""
-    if abs(len(a) - len(b)) > 1 or a[:2] != b[:2] or a == b:
-        return False
-    if len(a) < len(b):
-        a, b = b, a
-    i = next((k for k, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), len(b))
-    return a[i + 1 :] == b[i + 1 :] if len(a) == len(b) else a[i + 1 :] == b[i:]
 
 
 def lexical_probs(rel: float, th: Any) -> EntailProbs:
