@@ -173,6 +173,9 @@ def detect_heading(
         return None
     if p.lines[0].y1 < 0.07 * page_height or p.lines[-1].y0 > 0.93 * page_height:
         return None  # leftovers of running heads and feet
+    size = p.size
+    bigger = size >= body_size + 0.9
+    bold = p.bold >= 0.7
     lead = p.lines[0].lead_bold
     # A bold lead-in opening a paragraph (see run_in_heading), unless the line is set in a
     # larger size, as a heading with a word in code type is ("B. New nls options").
@@ -180,7 +183,7 @@ def detect_heading(
         lead
         and len(lead) < len(p.lines[0].text) - 3
         and p.bold < 0.95
-        and not (len(p.lines) == 1 and p.size >= body_size + 0.9 and p.bold >= 0.7)
+        and not (len(p.lines) == 1 and bigger and bold)
     ):
         return None
     m = NUMBERING.match(text)
@@ -191,9 +194,6 @@ def detect_heading(
         )
     kind = kind_of(text)
     known = kind is not None and len(words) <= 7
-    size = p.size
-    bigger = size >= body_size + 0.9
-    bold = p.bold >= 0.7
     caps = letters >= 4 and text.upper() == text
     sentence = text.endswith(".") and len(words) > 5 and not m
     if re.search(r"\s\d{1,3}$", text) and not m:
