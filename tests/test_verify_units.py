@@ -871,7 +871,7 @@ def test_a_part_the_paper_only_suggests_is_not_demonstrated() -> None:
 
 
 def test_semicolon_clauses_and_precise_figures() -> None:
-    from sciverify.verify.evidence import _clauses, _figures
+    from sciverify.verify.evidence import _clauses, precise_figures
 
     two = (
         "The WMD of Hb was 12.88 g/l (95% CI 6.03 to 19.74 g/l, p<0.00001); "
@@ -882,7 +882,7 @@ def test_semicolon_clauses_and_precise_figures() -> None:
     assert _clauses("A was higher (n = 3; p < 0.01) than B.") == []  # inside brackets
     assert _clauses("Hb rose; SF fell.") == []  # too short to stand alone
     # decimals and long numbers tie a sentence to a measurement; years and p-values do not
-    assert _figures("in 2010, 10.05 mg/l (SD 3.2) over 1234 women, p<0.001") == {
+    assert precise_figures("in 2010, 10.05 mg/l (SD 3.2) over 1234 women, p<0.001") == {
         "10.05",
         "3.2",
         "1234",

@@ -1074,7 +1074,9 @@ def check_restatement(claim: str, evidence: str) -> list[Finding]:
     if swapped is not None:
         return [swapped]
     # A negation added or dropped in front of a shared word ("was met" / "was not met") is,
-    # on a near-verbatim claim, a clear contradiction.
+    # on a near-verbatim claim, a clear contradiction: near-verbatim to one sentence. Several
+    # sentences read together (a paper's statements joined for a compound claim) each
+    # negate in their own order.
     claim_neg, ev_neg = _negated(ws, claim), _negated(ev, evidence)
     # The same negation a few words further off ("without any human input" / "without
     # requiring any human input") is not a flip: a flip must hold at the wider reach too.
@@ -1082,15 +1084,26 @@ def check_restatement(claim: str, evidence: str) -> list[Finding]:
     # As many negations on both sides, one of them on the same word ("was not significant
     # (p = 0.06)" / "was not significantly different ... (p = 0.06)"): the "not" reaches
     # other words in the reworded sentence, it has not been added or dropped.
+    # The same holds at the wider reach: "computed without AnoGAN's optimisation steps" /
+    # "computing ... without optimization steps ... as it happens in AnoGAN".
     same_cues = sum(map(lx.is_negation, ws)) == sum(map(lx.is_negation, ev))
-    moved = same_cues and any(True in v and True in ev_neg.get(s, ()) for s, v in claim_neg.items())
-    for w in [] if moved else content:
+    moved = same_cues and any(
+        True in v and True in theirs.get(s, ())
+        for mine, theirs in ((claim_neg, ev_neg), (claim_far, ev_far))
+        for s, v in mine.items()
+    )
+    for w in [] if moved or not _restates_one(content, evidence) else content:
         if (
             w.stem in ev_neg
             and _flipped(claim_neg[w.stem], ev_neg[w.stem])
             and _flipped(claim_far[w.stem], ev_far[w.stem])
         ):
             added = True in claim_neg[w.stem]
+            # The other side negates the verb after the word instead: "no response arrived" /
+            # "the response did not arrive", "that the sources do not contain" / "that does
+            # not exist in the source".
+            if _negated_after(ev if added else ws, w.stem, evidence if added else claim):
+                continue
             said = "adds a negation before" if added else "drops the negation before"
             return [
                 lx.finding(
@@ -1189,6 +1202,33 @@ def _flipped(claim: list[bool], evidence: list[bool]) -> bool:
     if len(claim) == len(evidence):
         return claim != evidence
     return not set(claim) & set(evidence)
+
+
+def _restates_one(content: list[lx.Word], evidence: str) -> bool:
+    """Whether one sentence of the evidence has nearly all of the claim's content words."""
+    spans = split_sentences(evidence)
+    if len(spans) <= 1:
+        return True
+    for a, b in spans:
+        ev = lx.words(evidence[a:b])
+        known = {w.stem for w in ev} | {w.lower for w in ev}
+        missing = sum(1 for w in content if w.stem not in known and w.lower not in known)
+        if missing <= (1.0 - RESTATEMENT_COVERAGE) * len(content):
+            return True
+    return False
+
+
+def _negated_after(ws: list[lx.Word], stem: str, text: str, *, within: int = 3) -> bool:
+    """Whether a negation follows the word `stem` within `within` words of its clause."""
+    for i, w in enumerate(ws):
+        if w.stem != stem:
+            continue
+        for v in ws[i + 1 : i + 1 + within]:
+            if _SCOPE_BREAK.search(text, w.end, v.start):
+                break
+            if lx.is_negation(v):
+                return True
+    return False
 
 
 def _negated(ws: list[lx.Word], text: str, *, reach: int = 2) -> dict[str, list[bool]]:

@@ -5,6 +5,7 @@ The lists are data: extend them here, not inside the check functions.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 
@@ -180,12 +181,62 @@ class Word:
     end: int
 
 
+# British spellings and their American forms, so that a draft written in one matches a paper
+# written in the other ("randomised" / "randomized", "tumour" / "tumor", "haemoglobin" /
+# "hemoglobin", "centre" / "center"). Applied to every word alike, so a rewrite that is no
+# spelling variant ("exercise" -> "exercize") only has to keep the word's forms together.
+_SPELLINGS = tuple(
+    (re.compile(pattern), repl)
+    for pattern, repl in (
+        (r"^([a-z]{4,}?)is(?=(?:e|es|ed|ely|ing|ation|ations|ational|er|ers|able)$)", r"\1iz"),
+        (r"ys(?=(?:e|es|ed|ing|er|ers)$)", "yz"),
+        (
+            r"(?<=[a-z]{3})our(?=(?:|s|al|ally|ed|ing|able|ably|ite|ites|hood|er|ers|less|ful)$)",
+            "or",
+        ),
+        (r"aem", "em"),
+        (r"(?:^|(?<=o))paed", "ped"),
+        (r"^aetiol", "etiol"),
+        (r"anaesth", "anesth"),
+        (r"^(faec|gynaec|caesar|palaeo)", lambda m: m[1].replace("ae", "e")),
+        (r"^oe(?=d|str|soph)", "e"),
+        (r"^foet", "fet"),
+        (r"rrhoe", "rrhe"),
+        (r"^coeliac", "celiac"),
+        (r"(cent|lit|met|fib|calib|theat|spect|lust|somb|sab)re(?=$|s$|d$)", r"\1er"),
+        (r"^programme", "program"),
+        (r"^ageing", "aging"),
+        (r"(?<=judg|ledg)ement", "ment"),
+        (r"(?<=[a-z]{3})(?:logue)(?=$|s$)", "log"),
+        (r"^(def|lic|off)ence", r"\1ense"),
+        (r"^artefact", "artifact"),
+        (r"^scept", "skept"),
+        (r"^sulph", "sulf"),
+        (r"^aluminium", "aluminum"),
+        (r"^grey", "gray"),
+        (r"^enrolment", "enrollment"),
+    )
+)
+
+
+@functools.lru_cache(maxsize=50000)
+def american(word: str) -> str:
+    """The American spelling of a lower-case word written the British way ("optimisation":
+    "optimization"); other words as they are."""
+    if len(word) < 5 or not word.isalpha():
+        return word
+    for pattern, repl in _SPELLINGS:
+        word = pattern.sub(repl, word)
+    return word
+
+
 def stem(word: str) -> str:
-    """A crude suffix-stripping stem; enough to match "increased" with "increases"."""
+    """A crude suffix-stripping stem; enough to match "increased" with "increases" (and
+    "randomised" with "randomized")."""
     w = word.lower()
     if w.endswith(("'s", "’s")) and len(w) > 4:  # "oxytocin’s role": the possessive
         w = w[:-2]
-    w = w.strip("'’")
+    w = american(w.strip("'’"))
     if w in _IRREGULAR:
         return _IRREGULAR[w]
     if w.endswith("n't"):

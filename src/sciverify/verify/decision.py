@@ -26,7 +26,7 @@ from sciverify.entail.checks import check_comparatives, check_hedging
 from sciverify.entail.decide import decide, is_figure_comparison
 from sciverify.entail.quantities import DISPERSION
 from sciverify.records import Decision, EntailProbs, Finding, Status
-from sciverify.verify.evidence import ClaimCheck, Span, span_probs
+from sciverify.verify.evidence import ClaimCheck, Span, precise_figures, span_probs
 from sciverify.verify.settings import VerifySettings
 
 # ---------------------------------------------------------------------------- decision
@@ -256,9 +256,6 @@ def _numbers_in_paper(check: ClaimCheck) -> bool:
     return numbers_agree(check_numbers(check.claim.text, " ".join([span.text, *same])))
 
 
-_PRECISE = re.compile(r"\d[.,·]\d|\d{3}")
-
-
 def _related_span(check: ClaimCheck, cfg: VerifySettings) -> Span | None:
     """The sentence about the same thing as the claim: one of the top three that states one
     of the claim's precise values ("10.05 mg/l") exactly, which ties it to the same
@@ -270,7 +267,7 @@ def _related_span(check: ClaimCheck, cfg: VerifySettings) -> Span | None:
         return None
     for span in check.spans[:3]:
         if span.relevance >= cfg.thresholds.min_relevance and any(
-            f.effect == "ok" and _PRECISE.search(f.claim_text)
+            f.effect == "ok" and precise_figures(f.claim_text)
             for f in check_numbers(check.claim.text, span.text)
         ):
             return span

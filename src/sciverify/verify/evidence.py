@@ -411,8 +411,8 @@ def figure_sentences(
 ) -> list[Span]:
     """The sentences of the papers that give one of the claim's precise figures, most
     relevant first, when no `retrieved` sentence gives one."""
-    figures = _figures(claim)
-    if not figures or any(figures & _figures(s.text) for s in retrieved):
+    figures = precise_figures(claim)
+    if not figures or any(figures & precise_figures(s.text) for s in retrieved):
         return []
     found = []
     for pid in paper_ids:
@@ -420,18 +420,18 @@ def figure_sentences(
             if (
                 s.chunk_id in seen
                 or len(s.text) > _MAX_SPAN_CHARS
-                or not figures & _figures(s.text)
+                or not figures & precise_figures(s.text)
             ):
                 continue
             # of a sentence that joins several results, the clause that gives the figure
-            text = next((c for c in _clauses(s.text) if figures & _figures(c)), s.text)
+            text = next((c for c in _clauses(s.text) if figures & precise_figures(c)), s.text)
             context = _pool(f"{s.title or ''} {s.text}")
             found.append(replace(s, text=text, relevance=round(relevance(claim, text, context), 4)))
     found.sort(key=lambda s: (-s.relevance, s.chunk_id, s.text))
     return found[:_FIGURE_SENTENCES]
 
 
-def _figures(text: str) -> set[str]:
+def precise_figures(text: str) -> set[str]:
     """The precise figures of a text, p-values left out ("p<0.00001" ties nothing)."""
     return {
         m.group(0).replace("·", ".")
