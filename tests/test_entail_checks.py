@@ -1746,3 +1746,15 @@ def test_restatement_negation_flip_needs_one_restating_sentence() -> None:
     ev = "Expository writing adds new information that does not exist in the source documents."
     said = "Expository writing adds new information: the source documents do not contain it."
     assert [f for f in check_restatement(said, ev) if f.effect == "contradict"] == []
+
+
+def test_a_count_spelled_out_from_eleven_up_is_a_figure_of_the_claim() -> None:
+    # Natural image denoising with convolutional networks (shared corpus), p. 4.
+    ev = "CN2 is learned using a training set with an additional sixty images."
+    changed = check_numbers("CN2 adds another eighty images.", ev)
+    assert [(f.effect, f.claim_text, f.evidence_text) for f in changed] == [
+        ("contradict", "eighty", "sixty")
+    ]
+    assert {f.effect for f in check_numbers("CN2 adds another 60 images.", ev)} == {"ok"}
+    # Small counts stay words: "two groups" is no figure the evidence has to state.
+    assert check_numbers("The two groups differed.", "The groups differed in age.") == []

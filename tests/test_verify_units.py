@@ -890,8 +890,22 @@ def test_semicolon_clauses_and_precise_figures() -> None:
 
 
 def test_a_table_row_is_not_offered_as_a_wording() -> None:
-    from sciverify.verify.cards import _tabular
+    from sciverify.verify.evidence import tabular
 
     # Novelty Controlled Paraphrase Generation, p. 5: Table 2 as PyMuPDF flattens it.
-    assert _tabular("87.88 50.27 31.78 34.09 14.33 42.40 90.04 NC-RAPT (High) 83.89 62.13")
-    assert not _tabular("The primary outcome was the enrollment of 50 infants at 10 sites.")
+    assert tabular("87.88 50.27 31.78 34.09 14.33 42.40 90.04 NC-RAPT (High) 83.89 62.13")
+    assert not tabular("The primary outcome was the enrollment of 50 infants at 10 sites.")
+    # Cells with their spread in brackets (LIMIT trial, Table 2).
+    assert tabular("Trial entry 2.67 (2.07) 2.48 (1.63) 0.44 0.002 0.21 (0.08 to 0.35) 28 weeks")
+
+
+def test_a_figure_is_found_however_its_digits_are_grouped() -> None:
+    from sciverify.verify.parts import _figure_in
+
+    # Disk-based storage for scalable video (shared corpus): "42 200 Kb/s".
+    assert _figure_in("42,200", "we measure the raw read rate to be 42 200 Kb/s.")
+    assert _figure_in("eighty", "augmented by 80 images") and _figure_in("eighty", "Eighty images")
+    assert not _figure_in("eighty", "an additional sixty images")
+    assert _figure_in("12 months", "a 12-month period, up to 12 weeks")
+    assert not _figure_in("2.17", "1.77; 95% CI 1.01 to 2.53")
+    assert not _figure_in("17", "1.77 and 217")

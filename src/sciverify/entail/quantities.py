@@ -401,6 +401,13 @@ def check_numbers(claim: str, evidence: str) -> list[Finding]:
         w for w in spelled_quantities(evidence) if not any(_overlaps(w.span, e.span) for e in ev)
     ]
     claimed = parse_quantities(claim)
+    # A count the claim spells out from eleven up ("another eighty images") is a figure like
+    # its digits; the small ones ("two groups", "one of the reasons") are plain words.
+    claimed += [
+        w
+        for w in spelled_counts(claim)
+        if w.value > 10 and not any(_overlaps(w.span, c.span) for c in claimed)
+    ]
     # A spread the evidence gives none of ("-437 ± 9" against a table's "-437") is invented;
     # matched against the evidence's other numbers it would pass as any "9" there.
     spreads = [] if DISPERSION.search(evidence) else [m.span() for m in DISPERSION.finditer(claim)]

@@ -21,7 +21,7 @@ from collections.abc import Iterable, Sequence
 
 from sciverify.entail import lexicon as lx
 from sciverify.records import Card, EvidenceRef, Finding, Risk, Status
-from sciverify.verify.evidence import ClaimCheck, Span
+from sciverify.verify.evidence import ClaimCheck, Span, tabular
 
 STRONG_LOGIC = frozenset(
     {
@@ -188,13 +188,6 @@ _POPULATION = re.compile(
 )
 
 
-def _tabular(text: str) -> bool:
-    """Mostly numbers: cells of a table flattened into a line ("87.88 50.27 31.78 ...")."""
-    tokens = text.split()
-    numeric = sum(1 for t in tokens if re.fullmatch(r"[-+−]?[\d.,]+%?", t))
-    return len(tokens) >= 6 and numeric >= 0.5 * len(tokens)
-
-
 def _span_in(claim: str, f: Finding | None) -> tuple[int, int] | None:
     """Where `f`'s words stand in `claim`: a finding about one part of a compound claim
     carries offsets into that part ("259 of them have ..."), not into the whole claim."""
@@ -257,7 +250,7 @@ def _action(check: ClaimCheck, down: str | None) -> str:
         fix = f" Suggested: {down!r}." if down else ""
         return f"Check this against {_where(span)}: {detail}.{fix}"
     if finding == "related_not_entailed" and span is not None:
-        if _tabular(span.text):
+        if tabular(span.text):
             # A table row flattened into text is nothing to reword towards.
             return (
                 f"Check each figure of the claim against the table at {_where(span)}; the "

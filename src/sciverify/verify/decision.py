@@ -26,7 +26,7 @@ from sciverify.entail.checks import check_comparatives, check_hedging
 from sciverify.entail.decide import decide, is_figure_comparison
 from sciverify.entail.quantities import DISPERSION
 from sciverify.records import Decision, EntailProbs, Finding, Status
-from sciverify.verify.evidence import ClaimCheck, Span, precise_figures, span_probs
+from sciverify.verify.evidence import ClaimCheck, Span, precise_figures, span_probs, tabular
 from sciverify.verify.settings import VerifySettings
 
 # ---------------------------------------------------------------------------- decision
@@ -231,9 +231,12 @@ def _named_by_source(f: Any, check: ClaimCheck) -> bool:
         # A count or value the claim takes from another sentence of the same paper ("72
         # village laws" from the abstract, the rest from the results); not a statistic
         # the paper never gives, which no other sentence matches either.
+        # Not a table's flattened cells, where a figure stands in any row ("Meat and legumes
+        # ... 28 weeks 2.17 (1.08)" for "the adjusted difference had grown to 2.17").
         return any(
             g.effect == "ok" and g.claim_span == f.claim_span
             for text in context[1:]
+            if not tabular(text)
             for g in check_numbers(check.claim.text, text)
         )
     return any(

@@ -431,6 +431,13 @@ def figure_sentences(
     return found[:_FIGURE_SENTENCES]
 
 
+def tabular(text: str) -> bool:
+    """Mostly numbers: cells of a table flattened into a line ("2.67 (2.07) 2.48 (1.63) ...")."""
+    tokens = [t.strip("()[];,") for t in text.split()]
+    numeric = sum(1 for t in tokens if re.fullmatch(r"[-+−]?[\d.,]+%?", t))
+    return len(tokens) >= 6 and numeric >= 0.5 * len(tokens)
+
+
 def precise_figures(text: str) -> set[str]:
     """The precise figures of a text, p-values left out ("p<0.00001" ties nothing)."""
     return {

@@ -324,6 +324,15 @@ def joint_span(
             break
         chosen.append(best)
         score += gain
+    # A sentence taken early for a word or two that later ones also give adds nothing but its
+    # own conditions and names: dropped ("If the master is able to acquire the lock ..."
+    # joined for "Chubby" alone).
+    for s in list(chosen[1:-1]):
+        rest = [c.text for c in chosen if c is not s]
+        without = joint_relevance(claim, rest)
+        if score - without < _JOINT_GAIN:
+            chosen.remove(s)
+            score = without
     if len(chosen) < 2:
         return None
     joined = replace(first, text=" ".join(c.text for c in chosen), relevance=round(score, 4))
@@ -417,12 +426,43 @@ def join_joint(
         and any(f.effect == "partial" and f.check in th.partial_checks for f in d.findings)
     ):
         check.note = "the paper's sentences shown state the rest of the claim"
+    elif d.status == Status.contradicted and any(
+        f.check == "number"
+        and f.effect == "contradict"
+        and not _figure_in(f.claim_text, joint.text)
+        for f in d.findings
+    ):
+        # The sentences state the claim's words but one of its figures otherwise ("CN2 adds
+        # another eighty images" / "... augmented by an additional sixty images"), and the
+        # figure is nowhere in them: one found in another of the joined sentences ("12
+        # months" / "a 12-month period ... up to 12 weeks") is read against the wrong one.
+        check.note = "the paper's sentences shown state the claim with another figure"
     else:
         return False
     check.decision = replace(d, reason=f"{d.reason}; {len(joint.text)} characters from one paper")
     check.status, check.deciding, check.joined = d.status, joint, sentences
     check.finding = finding_of(check.decision, cfg)
     return True
+
+
+def _figure_in(figure: str, text: str) -> bool:
+    """Whether `text` gives the number of `figure` ("42,200 Kb/s": "42 200"; "eighty":
+    "eighty" or "80"), whatever it says around it."""
+    from sciverify.entail.quantities import spelled_counts
+
+    digits = re.findall(r"\d+", figure)
+    if not digits:
+        words = spelled_counts(f"{figure} x")
+        if not words:
+            return False
+        value = f"{words[0].value:g}"
+        return bool(
+            re.search(
+                rf"\b{re.escape(figure)}\b|(?<![\d.,]){value}(?![\d]|[.,]\d)", text, re.IGNORECASE
+            )
+        )
+    pattern = r"[\s,.\u2009\u202f]?".join(digits)
+    return bool(re.search(rf"(?<![\d.]){pattern}(?![\d]|[.,]\d)", text))
 
 
 def _named_in_title(d: Decision, claim: str, joint: Span) -> bool:
