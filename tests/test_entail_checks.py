@@ -1758,3 +1758,26 @@ def test_a_count_spelled_out_from_eleven_up_is_a_figure_of_the_claim() -> None:
     assert {f.effect for f in check_numbers("CN2 adds another 60 images.", ev)} == {"ok"}
     # Small counts stay words: "two groups" is no figure the evidence has to state.
     assert check_numbers("The two groups differed.", "The groups differed in age.") == []
+
+
+def test_the_larger_side_named_without_than() -> None:
+    # Atlantic sharpnose sharks (shared corpus), p. 4.
+    ev = (
+        "In recaptures with both direct and backtransformed age estimates, backtransformed age "
+        "estimates were significantly larger (paired t-test, t = 4.82, P = 0.02) (Table 1)."
+    )
+    swapped = (
+        "Where both estimates were available, the direct vertebral ages were significantly "
+        "larger than the backtransformed ones."
+    )
+    found = check_comparatives(swapped, ev)
+    assert [(f.effect, f.claim_text, f.evidence_text) for f in found] == [
+        ("contradict", "larger", "larger")
+    ]
+    kept = swapped.replace("direct vertebral", "backtransformed").replace(
+        "the backtransformed ones", "the direct ones"
+    )
+    assert check_comparatives(kept, ev) == []
+    # Both sides named as the larger one: no side is swapped.
+    both = "In both males and females, males and females were larger after feeding."
+    assert check_comparatives("Males were larger than females.", both) == []

@@ -767,6 +767,10 @@ def check_comparatives(claim: str, evidence: str) -> list[Finding]:
                 )
                 break
         else:
+            swap = _implicit_swap(cue, ev, claim, evidence)
+            if swap is not None:
+                out.append(swap)
+                continue
             if rows is None:
                 rows = _table_rows(evidence)
             ranked = (
@@ -777,6 +781,49 @@ def check_comparatives(claim: str, evidence: str) -> list[Finding]:
             if ranked is not None:
                 out.append(ranked)
     return out
+
+
+_COMPARATIVE = re.compile(
+    r"(?:larg|small|high|low|great|long|short|bigg|fast|slow|strong|weak|old|young)er|more|less|"
+    r"fewer",
+    re.IGNORECASE,
+)
+
+
+def _implicit_swap(cue: _Cue, ev: list[_Cue], claim: str, evidence: str) -> Finding | None:
+    """ "A were larger than B" against "... both A and B ..., B were larger": the evidence
+    names the other side as the larger one without a "than", and names the claim's side
+    elsewhere (Atlantic sharpnose sharks: "backtransformed age estimates were significantly
+    larger" for "the direct vertebral ages were significantly larger than the backtransformed
+    ones")."""
+    word = claim[cue.span[0] : cue.span[1]]
+    if not cue.right or not _COMPARATIVE.fullmatch(word):
+        return None
+    ws = lx.words(claim)
+    k = next(i for i, w in enumerate(ws) if w.start == cue.span[0])
+    mine = lx.content_stems(lx.run(claim, ws, k, -1, limit=8)) - cue.right
+    theirs_only = cue.right - mine
+    ev_ws = lx.words(evidence)
+    for e in ev:
+        said = evidence[e.span[0] : e.span[1]]
+        if e.right or e.direction != cue.direction or not _COMPARATIVE.fullmatch(said):
+            continue
+        j = next(i for i, w in enumerate(ev_ws) if w.start == e.span[0])
+        subject = lx.run(evidence, ev_ws, j, -1, limit=8)
+        stems = lx.content_stems(subject)
+        elsewhere = lx.content_stems([w for w in ev_ws if w not in subject])
+        if stems & theirs_only and (mine - stems) & elsewhere and not mine & theirs_only:
+            return lx.finding(
+                "comparative",
+                "contradict",
+                f"the claim says {word!r} of the other side: the evidence's {said!r} is of "
+                f"{' '.join(w.text for w in reversed(subject))!r}",
+                claim,
+                evidence,
+                cue.span,
+                e.span,
+            )
+    return None
 
 
 # --- a comparison read off two numbers -----------------------------------------------------
