@@ -1781,3 +1781,20 @@ def test_the_larger_side_named_without_than() -> None:
     # Both sides named as the larger one: no side is swapped.
     both = "In both males and females, males and females were larger after feeding."
     assert check_comparatives("Males were larger than females.", both) == []
+
+
+def test_a_sex_is_a_population_and_whatever_widens() -> None:
+    # Atlantic sharpnose sharks (shared corpus), p. 4.
+    ev = (
+        "From direct age estimates, R. terraenovae observed maximum longevity increased by "
+        "9.5 years for males (previously 9+ years [Loefer & Sedberry, 2003])."
+    )
+    dropped = "Direct ageing extended the observed maximum longevity of the shark by 9.5 years."
+    assert [f.evidence_text for f in check_conditions(dropped, ev)] == ["for males"]
+    kept = dropped.replace("by 9.5 years", "by 9.5 years for males")
+    assert check_conditions(kept, ev) == []
+    widened = "Advice improves diet during pregnancy whatever a woman's body mass index."
+    narrow = "Advice improves diet during pregnancy in women who are overweight or obese."
+    assert [f.claim_text for f in check_conditions(widened, narrow)] == [
+        "whatever a woman's body mass index"
+    ]

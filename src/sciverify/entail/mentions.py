@@ -328,7 +328,8 @@ def _rival(
 _SPECIES_WORDS = "|".join(sorted(lx.SPECIES, key=len, reverse=True))
 _POPULATION = (
     r"patients|children|adults|women|men|infants|neonates|adolescents|individuals|participants|"
-    r"subjects|smokers|survivors|elderly|pregnant women|girls|boys|veterans|volunteers"
+    r"subjects|smokers|survivors|elderly|pregnant women|girls|boys|veterans|volunteers|"
+    r"males|females|juveniles"
 )
 _CONDITIONS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("setting", re.compile(r"\bin\s+(?:vitro|vivo|silico|situ)\b", re.IGNORECASE)),
@@ -452,6 +453,7 @@ def _mentions(keys: set[str], stems: set[str]) -> bool:
 # beyond any condition, which only a source that says so itself supports.
 _WIDENED = re.compile(
     r"\b(?:whatever (?:the|its|their) [\w-]+(?: of (?:the )?[\w-]+)?|"
+    r"whatever (?:a|an|his|her) [\w'’-]+(?: [\w-]+){0,3}|"
     r"(?:regardless|irrespective|independently) of (?:the )?[\w-]+|"
     r"under (?:all|any) (?:conditions?|circumstances?))",
     re.IGNORECASE,
