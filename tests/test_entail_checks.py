@@ -1798,3 +1798,17 @@ def test_a_sex_is_a_population_and_whatever_widens() -> None:
     assert [f.claim_text for f in check_conditions(widened, narrow)] == [
         "whatever a woman's body mass index"
     ]
+
+
+def test_a_denial_the_evidence_also_affirms_decides_nothing() -> None:
+    # Recruiting smokers (EARS trial, shared corpus), p. 5: both cases are reported.
+    ev = (
+        "Invitations sent from primary care (with no follow-up telephone calls, n = 361) led to "
+        "5.1% of those invited being randomized into the study. With attempted contact by "
+        "follow-up telephone calls to non-responders (n = 485) this proportion increased to 8.8%."
+    )
+    claim = "The proportion rose to 8.8% with follow-up telephone calls to non-responders."
+    assert check_negation(claim, ev) == []
+    # Only the denial: a conflict.
+    denied = ev.split(". With")[0] + "."
+    assert [f.effect for f in check_negation(claim, denied)] == ["contradict"]

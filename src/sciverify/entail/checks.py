@@ -196,6 +196,28 @@ def _negated_shared(
     return None
 
 
+def _also_affirmed(
+    text: str, scopes: list[tuple[tuple[int, int], set[str], list[lx.Word]]], span: tuple[int, int]
+) -> bool:
+    """The text also states, outside any negation, what the scope at `span` denies: both cases
+    are reported ("with no follow-up telephone calls ... 5.1%. With ... follow-up telephone
+    calls ... 8.8%"; "local only (i.e., no global feedback). ... (i.e., global feedback)"), so
+    the denial alone does not tell which one a claim is about. Only for a scope of two content
+    words or more: "but not in group B" is one case denied against another named otherwise."""
+    stems = next((st for sp, st, _ in scopes if sp == span), set())
+    if len(stems) < 2:
+        return False
+    free = [
+        w
+        for w in lx.words(text)
+        if lx.is_content(w) and not any(a <= w.start < b for (a, b), _, _ in scopes)
+    ]
+    window = len(stems) + 2
+    return any(
+        stems <= {w.stem for w in free[i : i + window]} for i in range(len(free))
+    )
+
+
 def check_negation(claim: str, evidence: str) -> list[Finding]:
     """A polarity mismatch on the content the claim and the evidence share."""
     if lx.overlap(claim, evidence) < lx.RELATED_OVERLAP:
@@ -218,6 +240,7 @@ def check_negation(claim: str, evidence: str) -> list[Finding]:
             _narrower(e_neg, e_span, claim)
             or _loss_of_function(evidence, e_span, claim)
             or _other_branch(evidence, e_span, claim)
+            or _also_affirmed(evidence, e_neg, e_span)
         ):
             return []
         negated = evidence[e_span[0] : e_span[1]]
