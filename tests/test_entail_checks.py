@@ -1812,3 +1812,11 @@ def test_a_denial_the_evidence_also_affirms_decides_nothing() -> None:
     # Only the denial: a conflict.
     denied = ev.split(". With")[0] + "."
     assert [f.effect for f in check_negation(claim, denied)] == ["contradict"]
+
+
+def test_p_of_zero_or_one_is_a_parameter_not_a_p_value() -> None:
+    # Prisoner's dilemma phase transitions (shared corpus), p. 2: p is a propensity.
+    claim = "One of them occurs at p = 1 for b < bc."
+    ev = "This is also the case for b >= bc if collaboration is completely absent (p = 0)."
+    assert check_numbers(claim, ev) == []
+    assert [q.kind for q in parse_quantities("the difference (p = 0.03) and p = 1.0")] == ["p", "p"]

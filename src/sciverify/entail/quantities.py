@@ -226,7 +226,11 @@ def parse_quantities(text: str) -> list[Quantity]:
         )
         taken.append(m.span())
     for m in _PVALUE.finditer(text):
-        if free(*m.span()):
+        if free(*m.span()) and m["num"] in ("0", "1") and not (m["exp"] or m["exp2"]):
+            # "p = 1", "p < 1", "p = 0": a parameter named p (a probability, a share), which no
+            # test reports as its p-value; neither a p-value nor a figure to check.
+            taken.append(m.span())
+        elif free(*m.span()):
             found.append(
                 Quantity(
                     "p",
