@@ -1413,6 +1413,8 @@ def test_british_and_american_spellings_share_a_stem() -> None:
     assert stem("precise") == stem("precisely") != stem("precision")
     assert stem("four") != stem("for") and stem("hours") == stem("hour")
     assert stem("analysis") != stem("analyse")
+    # Irregular plurals stem like their singulars.
+    assert stem("mice") == stem("mouse") and stem("analyses") == stem("analysis")
 
 
 def test_no_serious_events_is_not_denied_by_events_of_unstated_severity() -> None:

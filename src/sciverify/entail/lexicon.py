@@ -189,7 +189,7 @@ _SPELLINGS = tuple(
     (re.compile(pattern), repl)
     for pattern, repl in (
         (r"^([a-z]{4,}?)is(?=(?:e|es|ed|ely|ing|ation|ations|ational|er|ers|able)$)", r"\1iz"),
-        (r"ys(?=(?:e|es|ed|ing|er|ers)$)", "yz"),
+        (r"ys(?=(?:e|ed|ing|er|ers)$)", "yz"),  # not "analyses", the plural of "analysis"
         (
             r"(?<=[a-z]{3})our(?=(?:|s|al|ally|ed|ing|able|ably|ite|ites|hood|er|ers|less|ful)$)",
             "or",
@@ -236,9 +236,10 @@ def stem(word: str) -> str:
     w = word.lower()
     if w.endswith(("'s", "’s")) and len(w) > 4:  # "oxytocin’s role": the possessive
         w = w[:-2]
-    w = american(w.strip("'’"))
+    w = w.strip("'’")
     if w in _IRREGULAR:
-        return _IRREGULAR[w]
+        return stem(_IRREGULAR[w])  # "mice": the stem of "mouse"
+    w = american(w)
     if w.endswith("n't"):
         return "not"
     for suffix, repl in (("ies", "y"), ("ing", ""), ("ed", ""), ("es", ""), ("s", ""), ("ly", "")):
