@@ -422,7 +422,7 @@ def join_joint(
         check.note = "the paper states the claim across the sentences shown"
     elif (
         d.status == Status.partially_supported
-        and raw.entailment >= raw.contradiction
+        and (raw.entailment >= raw.contradiction or raw.contradiction < th.contradict_min)
         and any(f.effect == "partial" and f.check in th.partial_checks for f in d.findings)
     ):
         check.note = "the paper's sentences shown state the rest of the claim"
