@@ -210,6 +210,11 @@ def test_strip_citations_keeps_a_readable_sentence() -> None:
         strip_citations("Robinson et al. (2015) found more checks [@r2015].")
         == "The study found more checks."
     )
+    # A number written without its leading zero keeps the space before it.
+    assert (
+        strip_citations("an RMS error of .040, then .027 [4].")
+        == "an RMS error of .040, then .027."
+    )
     # Cards show the draft's own words: the narrative citation stays, the marker goes.
     assert (
         strip_citations("Robinson et al. (2015) found more checks [@r2015].", keep_narrative=True)

@@ -157,7 +157,9 @@ def strip_citations(text: str, *, keep_narrative: bool = False) -> str:
         last = c.span[1]
     out.append(text[last:])
     joined = "".join(out)
-    joined = re.sub(r"\s+([.,;:)])", r"\1", joined)
+    # The space a removed marker leaves before punctuation goes; not the space before a
+    # number written without its leading zero ("an RMS error of .040").
+    joined = re.sub(r"\s+([.,;:)])(?![.,]?\d)", r"\1", joined)
     joined = re.sub(r"\(\s*\)", "", joined)
     return re.sub(r"[ \t]{2,}", " ", joined).strip()
 
