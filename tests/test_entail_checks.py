@@ -1822,3 +1822,26 @@ def test_p_of_zero_or_one_is_a_parameter_not_a_p_value() -> None:
     ev = "This is also the case for b >= bc if collaboration is completely absent (p = 0)."
     assert check_numbers(claim, ev) == []
     assert [q.kind for q in parse_quantities("the difference (p = 0.03) and p = 1.0")] == ["p", "p"]
+
+
+def test_turned_out_ability_and_recommendation_are_no_hedges() -> None:
+    # Phrase generation in distributional semantics (shared corpus), p. 5.
+    easier = "Decomposing composed rather than observed phrase representations is easier."
+    said = "Composed representations prove easier to decompose than observed ones."
+    assert check_hedging(said, easier) == []
+    # Multi-contact FES (shared corpus): past ability, not a possibility.
+    could = "Complete extension of all fingers could be achieved with 66% of the selected patterns."
+    assert check_hedging(could.replace("could be", "was"), could) == []
+    # Sharks (shared corpus): a recommendation restated as one.
+    should = "Future studies should tag neonate sharks in the hope of recapturing them."
+    claim = "They recommend that future studies tag neonate sharks in the hope of recapturing them."
+    assert check_hedging(claim, should) == []
+    stated = "Future studies tag neonate sharks in the hope of recapturing them."
+    assert [f.evidence_text for f in check_hedging(stated, should)] == ["should"]
+    # Proof is still proof.
+    assert [
+        f.claim_text
+        for f in check_hedging(
+            "The results prove that the drug works.", "The results suggest that the drug works."
+        )
+    ] == ["prove"]

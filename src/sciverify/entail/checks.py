@@ -213,9 +213,7 @@ def _also_affirmed(
         if lx.is_content(w) and not any(a <= w.start < b for (a, b), _, _ in scopes)
     ]
     window = len(stems) + 2
-    return any(
-        stems <= {w.stem for w in free[i : i + window]} for i in range(len(free))
-    )
+    return any(stems <= {w.stem for w in free[i : i + window]} for i in range(len(free)))
 
 
 def check_negation(claim: str, evidence: str) -> list[Finding]:
@@ -402,7 +400,8 @@ def _adjectival(ws: list[lx.Word], i: int) -> bool:
 _SEEN = frozenset(
     lx.split_words(
         """observed found detected seen identified measured recorded confirmed replicated
-    reproduced verified noted demonstrated"""
+    reproduced verified noted demonstrated achieved obtained reached elicited evoked attained
+    extracted estimated determined"""
     )
 )
 _WE = frozenset(["we", "they", "i"])
@@ -425,7 +424,8 @@ _COPULA_AFTER = frozenset(
     lx.split_words(
         """useful difficult effective ineffective successful unsuccessful valuable helpful
     better worse superior inferior more less most least too very quite fruitful popular
-    robust reliable unreliable challenging costly essential crucial insufficient"""
+    robust reliable unreliable challenging costly essential crucial insufficient easier
+    harder simpler faster slower larger smaller higher lower greater stronger weaker cheaper"""
     )
 )
 
@@ -563,6 +563,8 @@ def check_hedging(claim: str, evidence: str) -> list[Finding]:
         return []  # the evidence says it too: "always stable ... regardless of"
     c_word = claim[c_span[0] : c_span[1]] if c_span else "a plain assertion"
     e_word = evidence[e_span[0] : e_span[1]] if e_span else "a plain assertion"
+    if e_word.lower() in _DEONTIC and _RECOMMENDS.search(claim):
+        return []  # "they recommend tagging neonates" restates "neonates should be tagged"
     return [
         lx.finding(
             "hedge",
@@ -574,6 +576,15 @@ def check_hedging(claim: str, evidence: str) -> list[Finding]:
             e_span,
         )
     ]
+
+
+# "Should" and "must" in a recommendation say what ought to be done, not how sure a finding is.
+_DEONTIC = frozenset(["should", "must", "ought"])
+_RECOMMENDS = re.compile(
+    r"\b(?:recommend\w*|advis\w*|advocat\w*|urg\w*|call(?:s|ed)? for|propos\w*|"
+    r"encourag\w*)\b",
+    re.IGNORECASE,
+)
 
 
 # --- comparatives and direction ------------------------------------------------------------
