@@ -1795,6 +1795,10 @@ def test_a_sex_is_a_population_and_whatever_widens() -> None:
     assert [f.evidence_text for f in check_conditions(dropped, ev)] == ["for males"]
     kept = dropped.replace("by 9.5 years", "by 9.5 years for males")
     assert check_conditions(kept, ev) == []
+    # A circumstance reworded is kept (TIMP, shared corpus, p. 23).
+    same = "The datasets were measured under the same experimental conditions."
+    assert check_conditions("The datasets were recorded under the same conditions.", same) == []
+    assert check_conditions("The datasets were recorded.", same) != []
     widened = "Advice improves diet during pregnancy whatever a woman's body mass index."
     narrow = "Advice improves diet during pregnancy in women who are overweight or obese."
     assert [f.claim_text for f in check_conditions(widened, narrow)] == [

@@ -535,6 +535,8 @@ def check_conditions(claim: str, evidence: str) -> list[Finding]:
         same_kind = [c for c in c_conds if c[0] == kind]
         if kind == "species" and c_species:
             continue  # another species in the claim: the entity check reports the swap
+        if kind == "circumstance" and same_kind:
+            continue  # "under the same conditions" keeps "under the same experimental conditions"
         if kind in ("setting", "temperature") and same_kind:
             c_span = same_kind[0][1]
             if kind == "temperature" or (same_kind[0][2] | keys) <= _CONFLICTING_SETTINGS:
