@@ -324,15 +324,6 @@ def joint_span(
             break
         chosen.append(best)
         score += gain
-    # A sentence taken early for a word or two that later ones also give adds nothing but its
-    # own conditions and names: dropped ("If the master is able to acquire the lock ..."
-    # joined for "Chubby" alone).
-    for s in list(chosen[1:-1]):
-        rest = [c.text for c in chosen if c is not s]
-        without = joint_relevance(claim, rest)
-        if score - without < _JOINT_GAIN:
-            chosen.remove(s)
-            score = without
     if len(chosen) < 2:
         return None
     joined = replace(first, text=" ".join(c.text for c in chosen), relevance=round(score, 4))
