@@ -1849,3 +1849,17 @@ def test_turned_out_ability_and_recommendation_are_no_hedges() -> None:
             "The results prove that the drug works.", "The results suggest that the drug works."
         )
     ] == ["prove"]
+
+
+def test_an_adjective_between_a_number_and_its_unit() -> None:
+    # LIMIT trial (shared corpus), p. 7: "an additional 15 to 20 minutes brisk walking".
+    ev = "This represented an additional 15 to 20 minutes brisk walking on most days."
+    claim = "It corresponds to 15 to 20 extra minutes of brisk walking on most days."
+    assert {f.effect for f in check_numbers(claim, ev)} == {"ok"}
+    assert [f.effect for f in check_numbers(claim.replace("20 extra", "25 extra"), ev)] == [
+        "ok",
+        "contradict",
+    ]
+    assert [(q.value, q.unit) for q in parse_quantities("12 additional patients")] == [
+        (12.0, "patient")
+    ]

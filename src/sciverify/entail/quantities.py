@@ -93,7 +93,7 @@ _VALUE = re.compile(
     rf"(?<![\w.,^/])(?<![A-Za-z]-)(?<!\^[-−])(?P<num>{_NUM})(?:{_SCI})?"
     rf"(?:\s*[-–—]\s*(?P<hi>{_NUM}))?"
     r"(?:\s+(?P<mult>thousand|million|billion)\b)?"
-    rf"(?:\s*(?P<unit>(?:{_UNITS})(?:/{_PER})*)(?![A-Za-z]))?"
+    rf"(?:\s*(?:(?:extra|additional|further)\s+)?(?P<unit>(?:{_UNITS})(?:/{_PER})*)(?![A-Za-z]))?"
     r"(?![\w'’′]|[-‐][A-Za-z]|\.\d|,\d{3})"
 )
 # "10^6 cells", "10^-27", "10**5", "10⁻²⁷": a power of ten without a mantissa ("1.2 × 10^5" is
@@ -302,7 +302,8 @@ def _after_label_word(text: str, start: int) -> bool:
 
 def _noun_unit(text: str, end: int) -> str:
     """A count noun right after a bare number ("45 patients") acts as its unit."""
-    m = re.match(r"\s+([a-z][a-z\-]{2,})", text[end:])
+    # "20 extra minutes", "12 additional patients": the count's noun follows the adjective.
+    m = re.match(r"\s+(?:(?:extra|additional|further)\s+)?([a-z][a-z\-]{2,})", text[end:])
     if not m or m.group(1) in STOPWORDS - {"patient", "patients"}:
         return ""
     return stem(m.group(1))
