@@ -1863,3 +1863,20 @@ def test_an_adjective_between_a_number_and_its_unit() -> None:
     assert [(q.value, q.unit) for q in parse_quantities("12 additional patients")] == [
         (12.0, "patient")
     ]
+
+
+def test_the_potential_one_is_a_label_not_a_hedge() -> None:
+    # Mobile phone feedback and EEG (shared corpus), p. 4.
+    ev = (
+        "This value was determined by taking the time difference between the fourth entered "
+        "digit of each PIN, the potential digit giving feedback, and the hit of the Next button."
+    )
+    claim = "The value was the time between the fourth digit of each PIN and the Next button."
+    assert check_hedging(claim, ev) == []
+    # A capacity or a candidate cause still hedges.
+    for hedged in (
+        "ES cells have the potential to form all three germ layers.",
+        "Smoking is a potential cause of cancer.",
+    ):
+        plain = hedged.replace("have the potential to form", "form").replace("a potential", "a")
+        assert [f.evidence_text for f in check_hedging(plain, hedged)] == ["potential"]

@@ -344,6 +344,8 @@ def negation_agrees(claim: str, evidence: str) -> bool:
 
 
 _AUX = frozenset(["is", "are", "was", "were", "be", "been", "being", "has", "have", "had"])
+_DETERMINERS = frozenset(["the", "each", "every", "this", "these", "those"])
+_OFFERS = frozenset(["with", "show", "shows", "showed", "offer", "offers", "offered", "having"])
 
 
 # "If k is the degree ..., the player would choose C when ...": the consequence of a condition
@@ -364,6 +366,11 @@ def _adjectival(ws: list[lx.Word], i: int) -> bool:
     w = ws[i].lower
     before = ws[i - 1].lower if i > 0 else ""
     after = ws[i + 1].lower if i + 1 < len(ws) else ""
+    if w == "potential" and before in _DETERMINERS and after not in ("to", "for", "of"):
+        # "each PIN's fourth digit, the potential digit giving feedback": the one that may be
+        # picked, a label; "has the potential to", "is a potential cause" hedge.
+        prev2 = ws[i - 2].lower if i > 1 else ""
+        return prev2 not in _AUX and prev2 not in _OFFERS
     if w == "associated":
         # "was associated with" hedges a finding; "an associated cost", "each encounter
         # associated with a label" describe.
