@@ -1154,9 +1154,8 @@ def check_restatement(claim: str, evidence: str) -> list[Finding]:
     if len(content) < RESTATEMENT_MIN_WORDS:
         return []
     ev = lx.words(evidence)
-    known = {w.stem for w in ev} | {w.lower for w in ev}
-    missing = [w for w in content if w.stem not in known and w.lower not in known]
-    if len(missing) > (1.0 - RESTATEMENT_COVERAGE) * len(content):
+    missing = _unmatched(content, ev)
+    if missing is None:
         return []
     swapped = _swapped_number(claim, evidence)
     if swapped is not None:
@@ -1297,13 +1296,15 @@ def _restates_one(content: list[lx.Word], evidence: str) -> bool:
     spans = split_sentences(evidence)
     if len(spans) <= 1:
         return True
-    for a, b in spans:
-        ev = lx.words(evidence[a:b])
-        known = {w.stem for w in ev} | {w.lower for w in ev}
-        missing = sum(1 for w in content if w.stem not in known and w.lower not in known)
-        if missing <= (1.0 - RESTATEMENT_COVERAGE) * len(content):
-            return True
-    return False
+    return any(_unmatched(content, lx.words(evidence[a:b])) is not None for a, b in spans)
+
+
+def _unmatched(content: list[lx.Word], ev: list[lx.Word]) -> list[lx.Word] | None:
+    """The claim's content words that `ev` lacks, or None when it lacks more than a
+    restatement may (`RESTATEMENT_COVERAGE`)."""
+    known = {w.stem for w in ev} | {w.lower for w in ev}
+    missing = [w for w in content if w.stem not in known and w.lower not in known]
+    return None if len(missing) > (1.0 - RESTATEMENT_COVERAGE) * len(content) else missing
 
 
 def _negated_after(ws: list[lx.Word], stem: str, text: str, *, within: int = 3) -> bool:

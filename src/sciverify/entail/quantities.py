@@ -31,6 +31,8 @@ _UNITS = (
 )
 # What a unit is given per: "g/l", "ng/kg/min", "mg/m2", "mL/min/1.73 m2" up to the number.
 _PER = r"(?:[dcmµμn]?[lL](?![A-Za-z])|m[23²³]|kg|mg|g|day|d|hours?|hr|h|min|s|weeks?|wk|years?|yr)"
+# An adjective that may stand between a number and what it counts ("20 extra minutes").
+_UNIT_ADJECTIVE = r"(?:(?:extra|additional|further)\s+)"
 _UNIT_CANON = {
     "percentage point": "pp",
     "percentage points": "pp",
@@ -93,7 +95,7 @@ _VALUE = re.compile(
     rf"(?<![\w.,^/])(?<![A-Za-z]-)(?<!\^[-−])(?P<num>{_NUM})(?:{_SCI})?"
     rf"(?:\s*[-–—]\s*(?P<hi>{_NUM}))?"
     r"(?:\s+(?P<mult>thousand|million|billion)\b)?"
-    rf"(?:\s*(?:(?:extra|additional|further)\s+)?(?P<unit>(?:{_UNITS})(?:/{_PER})*)(?![A-Za-z]))?"
+    rf"(?:\s*{_UNIT_ADJECTIVE}?(?P<unit>(?:{_UNITS})(?:/{_PER})*)(?![A-Za-z]))?"
     r"(?![\w'’′]|[-‐][A-Za-z]|\.\d|,\d{3})"
 )
 # "10^6 cells", "10^-27", "10**5", "10⁻²⁷": a power of ten without a mantissa ("1.2 × 10^5" is
@@ -303,7 +305,7 @@ def _after_label_word(text: str, start: int) -> bool:
 def _noun_unit(text: str, end: int) -> str:
     """A count noun right after a bare number ("45 patients") acts as its unit."""
     # "20 extra minutes", "12 additional patients": the count's noun follows the adjective.
-    m = re.match(r"\s+(?:(?:extra|additional|further)\s+)?([a-z][a-z\-]{2,})", text[end:])
+    m = re.match(rf"\s+{_UNIT_ADJECTIVE}?([a-z][a-z\-]{{2,}})", text[end:])
     if not m or m.group(1) in STOPWORDS - {"patient", "patients"}:
         return ""
     return stem(m.group(1))
