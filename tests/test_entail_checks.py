@@ -523,6 +523,22 @@ def test_a_restriction_the_claim_drops_is_partial() -> None:
     assert check_conditions(kept, ev) == []
 
 
+def test_what_was_not_suitable_restricts_nothing() -> None:
+    # Conspecific recognition ... in newly weaned, socially plastic mammals, p. 3.
+    ev = (
+        "Adult seals were not suitable for this study due to the practical difficulties "
+        "associated with their large size and aggressive behaviour."
+    )
+    claim = (
+        "Robinson et al. worked with newly weaned pups because adults are impractical to work "
+        "with given their large size and aggressive behavior."
+    )
+    assert check_conditions(claim, ev) == []
+    suited = "Adult seals with a large size were suitable for tagging."
+    dropped = check_conditions("Adult seals have a large size.", suited)
+    assert [f.evidence_text for f in dropped] == ["suitable for tagging"]
+
+
 def test_conditions_dropped_and_changed(scifact_docs: dict[int, list[str]]) -> None:
     ppm = scifact_docs[PPM1D[0]][PPM1D[1]]
     dropped = check_conditions("PPM1D mutations attenuated p53 activation.", ppm)
@@ -1863,6 +1879,38 @@ def test_an_adjective_between_a_number_and_its_unit() -> None:
     assert [(q.value, q.unit) for q in parse_quantities("12 additional patients")] == [
         (12.0, "patient")
     ]
+
+
+def test_a_correlation_function_is_a_name_not_a_hedge() -> None:
+    # An Improved Multi-Output Gaussian Process RNN ... for Early Sepsis Detection, p. 4.
+    ev = (
+        "kt is a shared correlation function across time and KM is a M×M positive-definite "
+        "matrix specifying the covariances between outputs."
+    )
+    claim = "The Gaussian process uses a shared correlation function across time."
+    assert check_hedging(claim, ev) == []
+    stated = "Sleep duration showed a correlation with mood across time."
+    assert [f.evidence_text for f in check_hedging("Sleep duration raises mood.", stated)] == [
+        "correlation"
+    ]
+
+
+def test_a_claim_reporting_the_authors_view_does_not_overclaim() -> None:
+    # Split Sex Ratios in Perennial Social Hymenoptera, p. 7.
+    ev = (
+        "If the average worker longevity is about 4 mo, worker turnover per annual "
+        "reproductive cycle should therefore be three times the actual colony population."
+    )
+    claim = (
+        "With an average worker longevity of about 4 mo, the authors reckon that worker "
+        "turnover per annual reproductive cycle is three times the colony population."
+    )
+    assert check_hedging(claim, ev) == []
+    plain = claim.replace("the authors reckon that ", "")
+    assert [f.evidence_text for f in check_hedging(plain, ev)] == ["should"]
+    # A word of proof inside the reported view still overclaims.
+    proof = claim.replace("reckon that", "argue that this proves")
+    assert [f.claim_text for f in check_hedging(proof, ev)] == ["proves"]
 
 
 def test_the_potential_one_is_a_label_not_a_hedge() -> None:

@@ -197,3 +197,42 @@ def test_an_invented_statistic_in_a_joined_claim_is_partial(small_corpus: Path) 
     invented = CLAIM.replace("was 3.9%", "was 3.9% (p < 0.01)")
     status, _ = _status(small_corpus, VerifySettings(), invented + REFERENCES)
     assert status == Status.partially_supported
+
+
+def test_a_gap_in_a_joined_sentence_hardly_about_the_claim_is_no_gap() -> None:
+    from sciverify.entail.decide import decide
+    from sciverify.verify.parts import _gaps_in_own_sentence
+
+    # An Improved Multi-Output Gaussian Process RNN ... for Early Sepsis Detection, pp. 5, 7.
+    claim = "Posterior draws are sped up with the Lanczos method."
+    lanczos = _span(
+        "We use the Lanczos method to speed computation associated with drawing samples of zi, "
+        "as this involves drawing from a potentially very large multivariate normal."
+    )
+    septic = _span(
+        "For septic patients we retain data up until 6 hours after sepsis was acquired.",
+        chunk="c2",
+    )
+    th = VerifySettings().thresholds
+    joined = f"{lanczos.text} {septic.text}"
+    d = decide(claim, [(joined, EntailProbs(0.9, 0.05, 0.05), 0.8)], thresholds=th)
+    assert d.status == Status.partially_supported  # "For septic patients", read as dropped
+    assert _gaps_in_own_sentence(claim, d, [lanczos, septic], th).status == Status.supported
+    # A condition in a sentence that states much of the claim stands (Trace-based
+    # Just-in-Time Type Specialization for Dynamic Languages, pp. 10, 13).
+    claim = "TraceMonkey runs JavaScript programs 2x to 20x faster than SpiderMonkey."
+    driver = _span(
+        "We ran the SunSpider test driver, which starts a JavaScript interpreter, loads and runs "
+        "each program 10 times and reports the average time of SpiderMonkey and TraceMonkey."
+    )
+    amenable = _span(
+        "Our experiments also show that on programs amenable to tracing, we achieve speedups "
+        "of 2x to 20x.",
+        chunk="c2",
+    )
+    joined = f"{driver.text} {amenable.text}"
+    d = decide(claim, [(joined, EntailProbs(0.9, 0.05, 0.05), 0.8)], thresholds=th)
+    assert d.status == Status.partially_supported
+    kept = _gaps_in_own_sentence(claim, d, [driver, amenable], th)
+    assert kept.status == Status.partially_supported
+    assert any(f.evidence_text == "amenable to tracing" for f in kept.findings)

@@ -375,6 +375,10 @@ def _adjectival(ws: list[lx.Word], i: int) -> bool:
         # "was associated with" hedges a finding; "an associated cost", "each encounter
         # associated with a label" describe.
         return before not in _AUX | _NOT and not before.endswith("ly")
+    if w in ("correlation", "association"):
+        # "a shared correlation function across time", "a genome-wide association study":
+        # the name of a thing, not a finding stated as a correlation.
+        return after in _NAMED_BY
     if w == "should":
         return after == "be" and i + 2 < len(ws) and ws[i + 2].lower in _DISCOURSE
     after2 = ws[i + 2].lower if i + 2 < len(ws) else ""
@@ -404,6 +408,12 @@ def _adjectival(ws: list[lx.Word], i: int) -> bool:
     return before not in _AUX and after != "that"
 
 
+_NAMED_BY = frozenset(
+    lx.split_words(
+        """function functions matrix matrices kernel kernels length lengths structure structures
+    study studies mapping rule rules"""
+    )
+)
 _SEEN = frozenset(
     lx.split_words(
         """observed found detected seen identified measured recorded confirmed replicated
@@ -553,12 +563,23 @@ def _same_phrase(claim: str, span: tuple[int, int], evidence: str) -> bool:
     return any(ev[i : i + 2] == pair for i in range(len(ev) - 1))
 
 
+# A claim that reports what the authors think ("they argue that", "the authors reckon that")
+# states a view, not a finding; only a word of proof in it ("argue that X proves Y") overclaims.
+_OPINION = re.compile(
+    r"\b(?:argue[sd]?|arguing|reckon(?:s|ed)?|believe[sd]?|think|thinks|thought|"
+    r"contend(?:s|ed)?|posit(?:s|ed)?|maintain(?:s|ed)?)\s+that\b",
+    re.IGNORECASE,
+)
+
+
 def check_hedging(claim: str, evidence: str) -> list[Finding]:
     """The claim states more certainty than the evidence does (may -> proves). An aim ("To
     evaluate the association between early screening and mortality") hedges no finding."""
     if not related(claim, evidence) or only_aims(evidence):
         return []
     c_level, c_span = _strength(claim, strongest=True)
+    if c_level < lx.HEDGE_LEVELS[-1][0] and _OPINION.search(claim):
+        return []  # "the authors reckon that ..." reports a view, as cautious as "should"
     scope = _hedge_scope(claim, evidence)
     e_level, e_span = _strength(scope, strongest=False, whole=evidence)
     if c_level <= e_level:

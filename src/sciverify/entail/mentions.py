@@ -360,10 +360,11 @@ _CONDITIONS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ),
     # "on programs amenable to tracing", "in patients eligible for surgery": what the finding
     # is restricted to (the noun before is the claim's too; the restriction is the condition).
+    # "Adult seals were not suitable for this study" restricts nothing.
     (
         "restriction",
         re.compile(
-            r"(?<=[\w)]\s)(?:amenable|suited|suitable|susceptible|eligible|prone|restricted|"
+            r"(?<=[\w)]\s)(?<!\bnot\s)(?:amenable|suited|suitable|susceptible|eligible|prone|restricted|"
             r"limited)\s+(?:to|for)\s+(?!the\b|a\b|an\b)[\w-]+"
             r"(?:\s+(?!(?:we|they|it|and|or|but|in|of|with|was|were|is|are)\b)[a-z][\w-]+)?",
             re.IGNORECASE,

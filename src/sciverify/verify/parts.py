@@ -64,6 +64,9 @@ _MAX_PARTS = 4
 _SPANS_PER_PART = 3
 _JOINT_MOST = 3  # sentences joined to state a claim that no single sentence states
 _JOINT_GAIN = 0.08
+# A joined sentence stating less of the claim than this is there for a word or two: a
+# condition or hedge in it qualifies something else (see `_gaps_in_own_sentence`).
+_GAP_SENTENCE_MIN = 0.25
 _SCAN_PER_CLAIM = 6  # sentences of a cited paper's full text added to a claim's joint pool
 
 
@@ -407,6 +410,8 @@ def join_joint(
     # The joint span passed its coverage floor in `refine`: lexically, it entails.
     probs = span_probs(raw, joint.relevance, cfg, weight, lexical_entails=True)
     d = decide(check.claim.text, [(joint.text, probs, joint.relevance)], thresholds=th)
+    if d.status == Status.partially_supported:
+        d = _gaps_in_own_sentence(check.claim.text, d, sentences, th)
     if d.status == Status.partially_supported and _named_in_title(d, check.claim.text, joint):
         d = replace(d, status=Status.supported, reason=f"{d.reason}; the paper's title names it")
     if d.status == Status.supported:
@@ -434,6 +439,43 @@ def join_joint(
     check.status, check.deciding, check.joined = d.status, joint, sentences
     check.finding = finding_of(check.decision, cfg)
     return True
+
+
+def _gaps_in_own_sentence(claim: str, d: Decision, sentences: Sequence[Span], th: Any) -> Decision:
+    """A joined span's check gap that sits in a sentence hardly about the claim, and that
+    sentence's own checks do not show, is no gap: "For septic patients we retain data ..."
+    joined to "We use the Lanczos method to speed computation" does not make "posterior draws
+    are sped up with the Lanczos method" drop a condition. A gap with no evidence span (a
+    number or name none of the sentences gives) stands."""
+    from sciverify.entail.checks import run_checks
+
+    gaps = [f for f in d.findings if f.effect == "partial" and f.check in th.partial_checks]
+    if not gaps or d.probs is None or d.probs.entailment < th.entail_min:
+        return d
+    bounds, at = [], 0
+    for s in sentences:
+        bounds.append((at, at + len(s.text), s.text))
+        at += len(s.text) + 1  # joined by single spaces, as `joint_span` does
+    kept = []
+    for f in gaps:
+        own = next(
+            (t for a, b, t in bounds if f.evidence_span and a <= f.evidence_span[0] < b), None
+        )
+        if (
+            own is None
+            or relevance(claim, own) >= _GAP_SENTENCE_MIN
+            or any(g.check == f.check and g.effect == "partial" for g in run_checks(claim, own))
+        ):
+            kept.append(f)
+    if kept:
+        return d
+    dropped = {id(f) for f in gaps}
+    return replace(
+        d,
+        status=Status.supported,
+        findings=tuple(f for f in d.findings if id(f) not in dropped),
+        reason=f"{d.reason}; no sentence shows that gap on its own",
+    )
 
 
 def _figure_in(figure: str, text: str) -> bool:
