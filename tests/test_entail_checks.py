@@ -1881,6 +1881,25 @@ def test_an_adjective_between_a_number_and_its_unit() -> None:
     ]
 
 
+def test_what_respondents_suggested_is_an_answer_not_a_hedge() -> None:
+    # Barriers to quality improvement at Kamuzu Central Hospital, Malawi, p. 3.
+    ev = (
+        "Out of the 82 respondents answering this question, 41% of them cited 'staff "
+        "performance' as the major problem, 27% suggested 'patient focus' in this regard."
+    )
+    claim = "Of 82 respondents, 41% pointed to staff performance and 27% to patient focus."
+    assert check_hedging(claim, ev) == []
+    answered = "Respondents suggested longer opening hours for the clinic."
+    assert check_hedging("Longer opening hours were needed for the clinic.", answered) == []
+    # A study or an experiment that suggests still hedges.
+    for hedged in (
+        "Experiment 2 suggested longer opening hours for the clinic.",
+        "These data suggested longer opening hours for the clinic.",
+    ):
+        found = check_hedging("Longer opening hours were needed for the clinic.", hedged)
+        assert [f.evidence_text for f in found] == ["suggested"]
+
+
 def test_a_correlation_function_is_a_name_not_a_hedge() -> None:
     # An Improved Multi-Output Gaussian Process RNN ... for Early Sepsis Detection, p. 4.
     ev = (
@@ -1928,3 +1947,17 @@ def test_the_potential_one_is_a_label_not_a_hedge() -> None:
     ):
         plain = hedged.replace("have the potential to form", "form").replace("a potential", "a")
         assert [f.evidence_text for f in check_hedging(plain, hedged)] == ["potential"]
+
+
+def test_a_value_takes_the_unit_of_its_spread() -> None:
+    # Fragment-based design of N-domain-selective ACE inhibitors, p. 1 ("+−" is the PDF's ±).
+    ev = "Compound 33RE displayed potent inhibition (Ki = 11.21 +−0.74 nM)."
+    assert [(q.value, q.unit) for q in parse_quantities(ev)] == [(11.21, "nM"), (0.74, "nM")]
+    # A changed mean is set against the mean, not against its spread.
+    changed = check_numbers("Compound 33RE inhibited with a Ki of 14.5 nM.", ev)
+    assert [(f.effect, f.evidence_text) for f in changed] == [("contradict", "11.21")]
+    # Two values with units of their own stay as they are.
+    assert [(q.value, q.unit) for q in parse_quantities("45.2 kg and 3 cm")] == [
+        (45.2, "kg"),
+        (3.0, "cm"),
+    ]

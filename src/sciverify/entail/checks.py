@@ -375,6 +375,11 @@ def _adjectival(ws: list[lx.Word], i: int) -> bool:
         # "was associated with" hedges a finding; "an associated cost", "each encounter
         # associated with a label" describe.
         return before not in _AUX | _NOT and not before.endswith("ly")
+    share = i > 0 and before.isdigit() and ws[i].start - ws[i - 1].end == 2  # "27% suggested"
+    if w in ("suggest", "suggested") and (share or before in _RESPONDENTS):
+        # "27% suggested 'patient focus'", "respondents suggested longer opening hours": what
+        # people answered, reported as a finding; no hedge.
+        return True
     if w in ("correlation", "association"):
         # "a shared correlation function across time", "a genome-wide association study":
         # the name of a thing, not a finding stated as a correlation.
@@ -408,6 +413,12 @@ def _adjectival(ws: list[lx.Word], i: int) -> bool:
     return before not in _AUX and after != "that"
 
 
+_RESPONDENTS = frozenset(
+    lx.split_words(
+        """respondents participants interviewees informants stakeholders staff patients
+    parents nurses physicians doctors clinicians students teachers experts members users"""
+    )
+)
 _NAMED_BY = frozenset(
     lx.split_words(
         """function functions matrix matrices kernel kernels length lengths structure structures

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from sciverify.entail import lexicon as lx
 from sciverify.entail.lexicon import STOPWORDS, Word, direction, stem, words
@@ -278,7 +278,26 @@ def parse_quantities(text: str) -> list[Quantity]:
         found.append(Quantity("value", value, hi, unit, m.span(), decimals_of(m["num"])))
         taken.append(m.span())
     found.sort(key=lambda q: q.span)
-    return [_with_surroundings(text, q) for q in found]
+    return [_with_surroundings(text, q) for q in _spread_units(text, found)]
+
+
+_SPREAD_SIGN = re.compile(r"\s*(?:±|\+/-|\+\s?[−–-])\s*")
+
+
+def _spread_units(text: str, found: list[Quantity]) -> list[Quantity]:
+    """A value followed by its spread takes the spread's unit: "11.21 ± 0.74 nM" is 11.21 nM
+    (and 0.74 nM), not a bare 11.21 beside 0.74 nM."""
+    out = list(found)
+    for k in range(len(out) - 1):
+        q, spread = out[k], out[k + 1]
+        if (
+            q.kind == spread.kind == "value"
+            and not q.unit
+            and spread.unit
+            and _SPREAD_SIGN.fullmatch(text[q.span[1] : spread.span[0]])
+        ):
+            out[k] = replace(q, unit=spread.unit)
+    return out
 
 
 def _power_exponent(m: re.Match[str]) -> str:
