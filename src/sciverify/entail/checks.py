@@ -375,11 +375,11 @@ def _adjectival(ws: list[lx.Word], i: int) -> bool:
         # "was associated with" hedges a finding; "an associated cost", "each encounter
         # associated with a label" describe.
         return before not in _AUX | _NOT and not before.endswith("ly")
-    share = i > 0 and before.isdigit() and ws[i].start - ws[i - 1].end == 2  # "27% suggested"
-    if w in ("suggest", "suggested") and (share or before in _RESPONDENTS):
+    if w in ("suggest", "suggested"):
         # "27% suggested 'patient focus'", "respondents suggested longer opening hours": what
         # people answered, reported as a finding; no hedge.
-        return True
+        share = before.isdigit() and ws[i].start - ws[i - 1].end == 2  # a "%" between
+        return share or before in _RESPONDENTS
     if w in ("correlation", "association"):
         # "a shared correlation function across time", "a genome-wide association study":
         # the name of a thing, not a finding stated as a correlation.

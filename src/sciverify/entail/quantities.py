@@ -281,7 +281,9 @@ def parse_quantities(text: str) -> list[Quantity]:
     return [_with_surroundings(text, q) for q in _spread_units(text, found)]
 
 
-_SPREAD_SIGN = re.compile(r"\s*(?:±|\+/-|\+\s?[−–-])\s*")
+# "±", "+/-", and "+−" as some PDFs' text layers write "±".
+_PLUS_MINUS = r"±|\+/-|\+\s?[−–-]"
+_SPREAD_SIGN = re.compile(rf"\s*(?:{_PLUS_MINUS})\s*")
 
 
 def _spread_units(text: str, found: list[Quantity]) -> list[Quantity]:
@@ -413,7 +415,7 @@ _PHYSICAL_UNITS = frozenset(
 # A spread: "± 9", "SD 3.2", "standard error of 0.4" (the number after the cue); "+−0.74" is
 # how some PDFs' text layers write "±".
 DISPERSION = re.compile(
-    r"(?:\b(?:SDs?|SEM?|IQR)\b|standard (?:deviation|error)|interquartile range|±|\+/-|\+\s?[−–-])"
+    rf"(?:\b(?:SDs?|SEM?|IQR)\b|standard (?:deviation|error)|interquartile range|{_PLUS_MINUS})"
     r"\s*(?:of|was|were|=|:)?\s*[-−]?\d[\d.,]*",
     re.IGNORECASE,
 )

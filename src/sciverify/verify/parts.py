@@ -65,6 +65,7 @@ _MAX_PARTS = 4
 _SPANS_PER_PART = 3
 _JOINT_MOST = 3  # sentences joined to state a claim that no single sentence states
 _JOINT_GAIN = 0.08
+_JOINER = " "  # between the sentences of a joined span
 # A joined sentence stating less of the claim than this is there for a word or two: a
 # condition or hedge in it qualifies something else (see `_gaps_in_own_sentence`).
 _GAP_SENTENCE_MIN = 0.25
@@ -330,7 +331,7 @@ def joint_span(
         score += gain
     if len(chosen) < 2:
         return None
-    joined = replace(first, text=" ".join(c.text for c in chosen), relevance=round(score, 4))
+    joined = replace(first, text=_JOINER.join(c.text for c in chosen), relevance=round(score, 4))
     return joined, chosen
 
 
@@ -458,7 +459,7 @@ def _gaps_in_own_sentence(
     bounds, at = [], 0
     for s in sentences:
         bounds.append((at, at + len(s.text), s.text))
-        at += len(s.text) + 1  # joined by single spaces, as `joint_span` does
+        at += len(s.text) + len(_JOINER)
     kept = []
     for f in gaps:
         own = next(
