@@ -1932,6 +1932,22 @@ def test_a_claim_reporting_the_authors_view_does_not_overclaim() -> None:
     assert [f.claim_text for f in check_hedging(proof, ev)] == ["proves"]
 
 
+def test_a_caveat_the_authors_give_is_their_view_not_an_overclaim() -> None:
+    # A Survey on GANs for Anomaly Detection, p. 5.
+    ev = (
+        "The results shown in the following sections are the best empirically obtained among "
+        "all the tests carried out and do not necessarily derive from the configurations of "
+        "the networks that at a theoretical level should be the correct ones."
+    )
+    claim = (
+        "The authors caution that the reported numbers are the best obtained across many "
+        "configurations and need not come from the network setups that are correct in theory."
+    )
+    assert check_hedging(claim, ev) == []
+    plain = claim.replace("The authors caution that the", "The")
+    assert [f.evidence_text for f in check_hedging(plain, ev)] == ["should"]
+
+
 def test_the_potential_one_is_a_label_not_a_hedge() -> None:
     # Mobile phone feedback and EEG (shared corpus), p. 4.
     ev = (

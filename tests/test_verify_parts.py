@@ -164,6 +164,34 @@ def test_a_sentence_of_a_cited_paper_entails_from_the_joint_share() -> None:
     )
 
 
+def test_a_cited_sentence_the_model_reads_as_entailing_entails_however_few_words_it_shares() -> (
+    None
+):
+    # Claim from a labelled draft; sentence from the cited PDF (A Survey on GANs for Anomaly
+    # Detection, p. 5). A close paraphrase shares too few words to pass on its own.
+    claim = (
+        "The authors caution that the reported numbers are the best obtained across many "
+        "configurations and need not come from the network setups that are correct in theory."
+    )
+    sentence = (
+        "The results shown in the following sections are the best empirically obtained among "
+        "all the tests carried out and do not necessarily derive from the configurations of "
+        "the networks that at a theoretical level should be the correct ones."
+    )
+    cfg = VerifySettings()
+    rel = relevance(claim, sentence)
+    assert rel < cfg.thresholds.min_relevance
+    sure = EntailProbs(0.91, 0.05, 0.04)
+    assert span_probs(sure, rel, cfg, 0.5, cited=True).entailment >= 0.91
+    # In a paper the claim does not cite, a sentence must share the claim's words too.
+    assert span_probs(sure, rel, cfg, 0.5, cited=False).entailment < cfg.thresholds.entail_min
+    # A less certain model does not decide alone.
+    unsure = EntailProbs(cfg.model_entail_alone - 0.05, 0.1, 0.05)
+    assert span_probs(unsure, rel, cfg, 0.5, cited=True).entailment < cfg.thresholds.entail_min
+    # Nor when the model is switched off.
+    assert span_probs(sure, rel, cfg, 0.0, cited=True).entailment < cfg.thresholds.entail_min
+
+
 def test_relevance_reads_hyphenated_words_and_ignores_framing_words() -> None:
     # Claim from a labelled draft; sentence from the cited PDF (Artificial intelligence and the
     # conduct of literature reviews, p. 6).

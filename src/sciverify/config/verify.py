@@ -87,6 +87,17 @@ class VerifySettings(BaseModel):
         "contradiction from P >= 0.8. benchmarks/verify_scifact.py: macro-F1 0.53 at 0.3, 0.64 "
         "at 0.6; the labelled drafts are unchanged from 0.3 to 0.8.",
     )
+    model_entail_alone: float = Field(
+        default=0.85,
+        ge=0.0,
+        le=1.0,
+        description="A candidate sentence of a paper the claim cites that the model alone reads "
+        "as entailing the claim with this probability entails it however few of the claim's "
+        "words it shares: a close paraphrase "
+        "('do not necessarily derive from the configurations ... that should be the correct "
+        "ones' for 'need not come from the setups that are correct in theory'). The checks "
+        "still catch a changed number, polarity or condition. 1.0 turns it off.",
+    )
     related_relevance: float = Field(
         default=0.6,
         ge=0.0,

@@ -578,7 +578,7 @@ def _same_phrase(claim: str, span: tuple[int, int], evidence: str) -> bool:
 # states a view, not a finding; only a word of proof in it ("argue that X proves Y") overclaims.
 _OPINION = re.compile(
     r"\b(?:argue[sd]?|arguing|reckon(?:s|ed)?|believe[sd]?|think|thinks|thought|"
-    r"contend(?:s|ed)?|posit(?:s|ed)?|maintain(?:s|ed)?)\s+that\b",
+    r"contend(?:s|ed)?|posit(?:s|ed)?|maintain(?:s|ed)?|caution(?:s|ed)?|warn(?:s|ed)?)\s+that\b",
     re.IGNORECASE,
 )
 

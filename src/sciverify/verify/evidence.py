@@ -219,14 +219,18 @@ def blend(
     *,
     contradiction_weight: float = 0.3,
     lexical_entails: bool = False,
+    model_alone: float = 1.0,
 ) -> EntailProbs:
-    """Model and lexical probabilities mixed per label; a near-verbatim sentence entails."""
+    """Model and lexical probabilities mixed per label; a near-verbatim sentence entails, and
+    so does one the model alone reads as entailing with at least `model_alone`."""
     if model.error:
         return model
     w = weight
     e = w * model.entailment + (1 - w) * lexical.entailment
     if lexical_entails:
         e = max(e, lexical.entailment)
+    if w > 0 and model.entailment >= model_alone:
+        e = max(e, model.entailment)
     wc = min(contradiction_weight, w) if w == 0 else contradiction_weight
     c = wc * model.contradiction + (1 - wc) * lexical.contradiction
     if e + c > 1:
@@ -257,6 +261,7 @@ def span_probs(
         weight,
         contradiction_weight=cfg.contradiction_weight,
         lexical_entails=lexical_entails,
+        model_alone=cfg.model_entail_alone if cited else 1.0,
     )
 
 
