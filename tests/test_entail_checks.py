@@ -591,6 +591,20 @@ def test_healthver_refuted_direction_flip(shared_corpora: Path) -> None:
     assert any(f.check == "comparative" and f.effect == "contradict" for f in found)
 
 
+def test_a_data_set_named_without_its_year_is_mentioned_and_another_year_is_a_swap() -> None:
+    # A Survey on GANs for Anomaly Detection, p. 7: the table header names the data set "KDD".
+    ev = (
+        "KDD Precision Recall F1-Score BiGAN/EGBAD 0.941174 0.956155 0.948605 "
+        "GANomaly 0.830256 0.841112 0.835648"
+    )
+    claim = "On the KDD99 intrusion data, BiGAN/EGBAD reached a precision of 0.941."
+    assert check_entities(claim, ev) == []
+    swapped = check_entities(claim, ev.replace("KDD ", "KDD04 "))
+    assert [(f.effect, f.evidence_text) for f in swapped] == [("contradict", "KDD04")]
+    other = check_entities(claim, ev.replace("KDD ", "NSL "))
+    assert [(f.effect, f.claim_text) for f in other] == [("partial", "KDD99")]
+
+
 def test_identity_pairs_have_no_contradiction(
     scifact_docs: dict[int, list[str]], scifact_claims: list[dict]
 ) -> None:
@@ -1946,6 +1960,42 @@ def test_a_caveat_the_authors_give_is_their_view_not_an_overclaim() -> None:
     assert check_hedging(claim, ev) == []
     plain = claim.replace("The authors caution that the", "The")
     assert [f.evidence_text for f in check_hedging(plain, ev)] == ["should"]
+
+
+def test_what_ought_to_be_done_next_is_no_hedge_but_an_expected_value_is() -> None:
+    # Disk-Based Storage for Scalable Video, p. 12.
+    ev = (
+        "Finally, we have not addressed the issue of redundancy in the context of "
+        "interleaving, and this should be resolved for a commercially viable system."
+    )
+    claim = (
+        "The authors leave redundancy in interleaved systems as an open issue for a "
+        "commercially viable server."
+    )
+    assert check_hedging(claim, ev) == []
+    assert (
+        check_hedging(claim, ev.replace("this should be resolved", "future work should explore it"))
+        == []
+    )
+    # Split Sex Ratios in Perennial Social Hymenoptera, p. 7: "should" as an expectation hedges.
+    expected = (
+        "If the average worker longevity is about 4 mo, worker turnover per annual "
+        "reproductive cycle should therefore be three times the actual colony population."
+    )
+    plain = "Worker turnover per annual reproductive cycle is three times the colony population."
+    assert [f.evidence_text for f in check_hedging(plain, expected)] == ["should"]
+
+
+def test_agreement_with_earlier_work_is_no_hedge_but_consistency_with_a_hypothesis_is() -> None:
+    # How to make words with vectors: Phrase generation in distributional semantics, p. 4.
+    ev = (
+        "cbow significantly outperforms count (0.80 vs. 0.72 Spearman correlations with human "
+        "judgments). count performance is consistent with previously reported results."
+    )
+    claim = "On the MEN word similarity set cbow beats count with Spearman correlations of 0.80 against 0.72."
+    assert check_hedging(claim, ev) == []
+    hedged = ev.replace("previously reported results", "the hypothesis that counts matter")
+    assert [f.evidence_text for f in check_hedging(claim, hedged)] == ["consistent"]
 
 
 def test_the_potential_one_is_a_label_not_a_hedge() -> None:

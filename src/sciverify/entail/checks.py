@@ -384,9 +384,16 @@ def _adjectival(ws: list[lx.Word], i: int) -> bool:
         # "a shared correlation function across time", "a genome-wide association study":
         # the name of a thing, not a finding stated as a correlation.
         return after in _NAMED_BY
-    if w == "should":
-        return after == "be" and i + 2 < len(ws) and ws[i + 2].lower in _DISCOURSE
     after2 = ws[i + 2].lower if i + 2 < len(ws) else ""
+    if w == "should":
+        # "it should be noted that": a turn of phrase. "this should be resolved for a
+        # commercially viable system", "future work should explore": what ought to be done
+        # next, not doubt about what was found.
+        return (after == "be" and after2 in _DISCOURSE | _TO_BE_DONE) or after in _TO_DO
+    if w == "consistent" and after == "with" and after2 in _EARLIER:
+        # "count performance is consistent with previously reported results": agreement with
+        # other work, not a finding stated as a mere consistency.
+        return True
     if w == "could":
         # "A smaller amplitude could be observed", "we could use 748 of the sites": what was
         # seen or done (past ability), not a possibility.
@@ -460,6 +467,18 @@ _COPULA_AFTER = frozenset(
 
 _NOT = frozenset(["not", "never", "neither", "nor"])
 _DISCOURSE = frozenset(["noted", "mentioned", "emphasized", "emphasised", "stressed", "pointed"])
+_TO_BE_DONE = frozenset(
+    lx.split_words(
+        """resolved addressed investigated explored studied examined considered pursued
+    clarified tackled"""
+    )
+)
+_TO_DO = frozenset(
+    lx.split_words("""investigate explore address examine consider resolve pursue focus""")
+)
+_EARLIER = frozenset(
+    lx.split_words("""previous previously prior earlier past published existing""")
+)
 
 
 def _strength(

@@ -176,6 +176,11 @@ def _identifier_present(
         return True
     if any(key in group and group & ev_forms for group in _ALIASES):
         return True
+    # A data set or venue named with its year, written bare in a table header: "KDD" for
+    # KDD99, "CoNLL" for CoNLL03; another year of it ("KDD04") in the evidence is a swap.
+    fam = _family(key)
+    if fam is not None and len(fam[0]) >= 3 and len(fam[1]) == 2 and fam[0] in ev_forms:
+        return not any((f := _family(form)) and f[0] == fam[0] for form in ev_forms)
     # "VITAMIN LEVELS MAY..." written in capitals is shouting, not a list of acronyms.
     return said.isalpha() and (shouting or said.lower() in evidence.lower().split())
 
