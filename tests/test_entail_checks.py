@@ -605,6 +605,57 @@ def test_a_data_set_named_without_its_year_is_mentioned_and_another_year_is_a_sw
     assert [(f.effect, f.claim_text) for f in other] == [("partial", "KDD99")]
 
 
+def test_two_groups_named_alike_but_for_one_word_order_the_claims_comparison() -> None:
+    # Stressful life events are not associated with the development of dementia, p. 5.
+    ev = (
+        "Participants who developed dementia reported a mean of 3.0 (SD = 2.6, range 0–18) "
+        "life events, and participants without dementia reported a mean of 3.7 (SD = 3.3, "
+        "range 0–30) life events (p < 0.001)."
+    )
+    claim = (
+        "Participants who went on to develop dementia had reported more life events at "
+        "baseline than those who stayed dementia-free (p < 0.001)."
+    )
+    reversed_ = check_comparatives(claim, ev)
+    assert [(f.effect, f.claim_text) for f in reversed_] == [("contradict", "more")]
+    assert "3.0 against 3.7" in reversed_[0].message  # the SDs are not taken for the groups
+    assert [f.effect for f in check_comparatives(claim.replace("more", "fewer"), ev)] == ["support"]
+    # Two groups that differ in more than the one word are not guessed at.
+    vague = ev.replace("participants without dementia", "the others")
+    assert check_comparatives(claim, vague) == []
+
+
+def test_two_quantities_said_to_move_against_each_other_contradict_a_positive_relationship() -> (
+    None
+):
+    # Split Sex Ratios in Perennial Social Hymenoptera, p. 12.
+    ev = (
+        "Across populations or species, our model predicts a positive relationship between "
+        "female bias at equilibrium and female caste dimorphism (gynes vs. workers), but this "
+        "prediction is harder to test because many other factors may concurrently influence "
+        "population-wide sex allocation."
+    )
+    claim = (
+        "Across populations or species, the model predicts that female bias at equilibrium "
+        "should weaken as caste dimorphism between gynes and workers increases."
+    )
+    found = check_comparatives(claim, ev)
+    assert [(f.effect, f.evidence_text) for f in found] == [
+        (
+            "contradict",
+            "positive relationship between female bias at equilibrium and female caste dimorphism",
+        )
+    ]
+    assert check_comparatives(claim.replace("weaken", "strengthen"), ev) == []
+    # The other forms of the same statement, and a relationship between other quantities.
+    negative = ev.replace("a positive relationship", "a negative relationship")
+    assert check_comparatives(claim, negative) == []
+    rising = "Female bias at equilibrium rises with increasing caste dimorphism."
+    assert [f.effect for f in check_comparatives(rising, negative)] == ["contradict"]
+    other = ev.replace("female caste dimorphism", "colony size")
+    assert check_comparatives(claim, other) == []
+
+
 def test_identity_pairs_have_no_contradiction(
     scifact_docs: dict[int, list[str]], scifact_claims: list[dict]
 ) -> None:

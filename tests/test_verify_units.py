@@ -651,6 +651,28 @@ def test_an_entity_the_paper_names_elsewhere_is_not_a_gap() -> None:
     assert named.status == "supported"
 
 
+def test_figures_ordered_against_the_claim_outweigh_a_less_relevant_supporting_sentence() -> None:
+    # Stressful life events are not associated with the development of dementia, p. 5.
+    figures = (
+        "Participants who developed dementia reported a mean of 3.0 (SD = 2.6, range 0–18) "
+        "life events, and participants without dementia reported a mean of 3.7 (SD = 3.3, "
+        "range 0–30) life events (p < 0.001)."
+    )
+    other = (
+        "Compared with those who did not develop dementia, those who did were older "
+        "(p < 0.001) and had lower education (p < 0.001)."
+    )
+    text = (
+        "Participants who went on to develop dementia had reported more life events at "
+        "baseline than those who stayed dementia-free (p < 0.001)."
+    )
+    spans = [(figures, "Life events", ENTAILED), (other, "Life events", ENTAILED)]
+    check = _conclude_on(text, spans)
+    assert (check.status, check.finding) == ("contradicted", "reversed_direction")
+    assert check.deciding is not None and check.deciding.text == figures
+    assert _conclude_on(text.replace("more", "fewer"), spans).status == "supported"
+
+
 def test_a_claim_joining_two_sentences_of_a_paper_is_not_contradicted_by_one() -> None:
     # BMC Health Services Research 2014, p. 3: the claim joins two sentences.
     satisfaction = (

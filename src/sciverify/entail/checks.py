@@ -872,6 +872,112 @@ def check_comparatives(claim: str, evidence: str) -> list[Finding]:
             )
             if ranked is not None:
                 out.append(ranked)
+    if not any(f.effect == "contradict" for f in out):
+        out += _covariation_conflicts(claim, evidence)
+    return out
+
+
+# --- co-variation: "A weakens as B increases" against "a positive relationship between A and B"
+
+_COVARY_UP = lx.UP_WORDS | frozenset(
+    lx.split_words("strengthen strengthens strengthened grow grows grew intensify intensifies")
+)
+_COVARY_DOWN = lx.DOWN_WORDS | frozenset(
+    lx.split_words("weaken weakens weakened weakening shrinks")
+)
+_RELATION = re.compile(
+    r"\b(?P<sign>positive|negative|inverse|direct)(?:ly)?\s+(?:linear\s+|monotonic\s+)?"
+    r"(?:relationship|relation|correlation|association|dependence|link)\s+between\s+"
+    r"(?P<a>[^.;:()]+?)\s+and\s+(?P<b>[^.;:(),]+)",
+    re.IGNORECASE,
+)
+_RELATED = re.compile(
+    r"\b(?P<sign>positively|negatively|inversely)\s+(?:correlated|associated|related)\s+"
+    r"(?:with|to)\s+(?P<b>[^.;:(),]+)",
+    re.IGNORECASE,
+)
+_AS = re.compile(
+    r"\b(?:as|when|while)\b|\bwith\s+(?=(?:increasing|decreasing|rising|falling|higher|lower|greater)\b)",
+    re.IGNORECASE,
+)
+_GENERIC_COVARY = frozenset(lx.split_words("level levels value values degree amount"))
+
+
+def _covary_sign(word: str) -> int:
+    w = word.lower()
+    return 1 if w in _COVARY_UP else -1 if w in _COVARY_DOWN else 0
+
+
+def _variables(text: str) -> set[str]:
+    return lx.content_stems(lx.words(text)[:8]) - _GENERIC_COVARY
+
+
+def _covariations(text: str) -> list[tuple[int, set[str], set[str], tuple[int, int]]]:
+    """(sign, A's stems, B's stems, span) of each statement that two quantities move together
+    (+1) or against each other (-1): "a positive relationship between A and B", "A was
+    negatively correlated with B", "A should weaken as B increases", "A rises with increasing B"."""
+    out = []
+    for m in _RELATION.finditer(text):
+        sign = 1 if m["sign"].lower() in ("positive", "direct") else -1
+        span = (m.start(), m.start("b") + len(m["b"].rstrip()))
+        out.append((sign, _variables(m["a"]), _variables(m["b"]), span))
+    ws = lx.words(text)
+    for m in _RELATED.finditer(text):
+        k = next((i for i, w in enumerate(ws) if w.start >= m.start()), None)
+        if k is None:
+            continue
+        subject = lx.content_stems(lx.run(text, ws, k, -1, limit=6))
+        subject -= {"correl", "associ", "relat"} | _GENERIC_COVARY
+        sign = 1 if m["sign"].lower() == "positively" else -1
+        span = (m.start(), m.start("b") + len(m["b"].rstrip()))
+        out.append((sign, subject, _variables(m["b"]), span))
+    for m in _AS.finditer(text):
+        k = next((i for i, w in enumerate(ws) if w.start >= m.start()), None)
+        if k is None or k == 0:
+            continue
+        verb = ws[k - 1] if _covary_sign(ws[k - 1].text) else None
+        if verb is None:
+            continue
+        subject = lx.content_stems(lx.run(text, ws, k - 1, -1, limit=8)) - _GENERIC_COVARY
+        rest = lx.run(text, ws, k, +1, limit=9)
+        if m.group().lower().startswith("with"):
+            # "rises with increasing B": the direction word opens the clause.
+            sign_b = _covary_sign(rest[0].text) if rest else 0
+            b = lx.content_stems(rest[1:]) - _GENERIC_COVARY
+        else:
+            moved = next((j for j, w in enumerate(rest) if _covary_sign(w.text)), None)
+            if moved is None:
+                continue
+            sign_b = _covary_sign(rest[moved].text)
+            b = lx.content_stems(rest[:moved]) - _GENERIC_COVARY
+        if sign_b and subject and b:
+            end = rest[-1].end if rest else m.end()
+            out.append((_covary_sign(verb.text) * sign_b, subject, b, (verb.start, end)))
+    return out
+
+
+def _covariation_conflicts(claim: str, evidence: str) -> list[Finding]:
+    """The claim says two quantities move one way together, the evidence the other way."""
+    ev = _covariations(evidence)
+    out: list[Finding] = []
+    for sign, a, b, span in _covariations(claim):
+        for e_sign, ea, eb, e_span in ev:
+            same = (_shared(a, ea) and _shared(b, eb)) or (_shared(a, eb) and _shared(b, ea))
+            if same and e_sign != sign:
+                out.append(
+                    lx.finding(
+                        "comparative",
+                        "contradict",
+                        f"the claim says {claim[span[0] : span[1]]!r} (they move "
+                        f"{'together' if sign > 0 else 'against each other'}), the evidence "
+                        f"{evidence[e_span[0] : e_span[1]]!r}",
+                        claim,
+                        evidence,
+                        span,
+                        e_span,
+                    )
+                )
+                break
     return out
 
 
@@ -936,7 +1042,8 @@ def _comparison_sides(cue: _Cue, claim: str) -> tuple[set[str], set[str], set[st
     m = _THAN_WORD.search(claim, cue.span[1])
     if m is not None:
         stop = _CLAUSE_END.search(claim, m.end())
-        b = _side(lx.words(claim[m.end() : stop.start() if stop else len(claim)])[:9])
+        b_words = lx.words(claim[m.end() : stop.start() if stop else len(claim)])[:9]
+        b = _side(b_words) | _absence(b_words)
     else:
         b = cue.right
     left, before = cue.left - {"than"}, cue.before
@@ -967,8 +1074,23 @@ def _labels(sentence: str, values: list[Quantity], after: bool) -> list[set[str]
             cut = list(_LABEL_STOP.finditer(text))
             text = text[cut[-1].end() :] if cut else text
         ws = lx.words(text)[:8]
-        out.append(_side(ws) | {part for w in ws for part in lx.hyphen_parts(w.text)})
+        out.append(
+            _side(ws) | _absence(ws) | {part for w in ws for part in lx.hyphen_parts(w.text)}
+        )
     return out
+
+
+def _absence(ws: list[lx.Word]) -> set[str]:
+    """A side named by what it lacks: "participants without dementia", "those who stayed
+    dementia-free", "non-smokers" all give the marker "without"."""
+    if any(
+        w.lower in ("without", "non", "free")
+        or w.lower.endswith("-free")
+        or w.lower.startswith("non-")
+        for w in ws
+    ):
+        return {"without"}
+    return set()
 
 
 def _pick(labels: list[set[str]], side: set[str], other: set[str]) -> int | None:
@@ -1010,9 +1132,10 @@ def _value_order(cue: _Cue, claim: str, evidence: str) -> Finding | None:
         by_unit: dict[str, list[Quantity]] = {}
         for q in parse_quantities(sentence):
             # A bare small integer is as often a label ("Figure 2", "model 3") as a measure;
-            # a year dates a finding.
+            # a year dates a finding; a spread ("SD = 2.6") belongs to the value before it.
             bare = not q.unit and (q.decimals == 0 and (q.value < 10 or 1800 <= q.value <= 2100))
-            if q.kind == "value" and q.high is None and not bare:
+            spread = _SPREAD_BEFORE.search(sentence, 0, q.span[0]) is not None
+            if q.kind == "value" and q.high is None and not bare and not spread:
                 by_unit.setdefault(q.unit, []).append(q)
         # Percentages first: counts of groups of different sizes do not compare.
         for unit in sorted(by_unit, key=lambda u: (u != "%", u == "")):
@@ -1041,6 +1164,9 @@ def _value_order(cue: _Cue, claim: str, evidence: str) -> Finding | None:
     return None
 
 
+_SPREAD_BEFORE = re.compile(r"(?:\b(?:SDs?|SEM?|s\.[de]\.)\s*[=:]?|±|\+/-)\s*$")
+
+
 def _ordered(
     sentence: str,
     values: list[Quantity],
@@ -1058,6 +1184,16 @@ def _ordered(
     if a is not None and b is None and len(values) == 2:
         b = 1 - a
         named = len(_shared(labels[a], a_side)) >= 2
+    elif a is None and b is None and len(values) == 2:
+        # Two labels alike but for a word ("participants who developed dementia reported a
+        # mean of 3.0 ..., and participants without dementia reported a mean of 3.7"): that
+        # word names the side, and the rest of the label must name the claim's side A.
+        common = labels[0] & labels[1]
+        own = [label - common for label in labels]
+        b = _pick(own, b_side, a_side)
+        if b is not None:
+            a = 1 - b
+            named = len(_shared(labels[a], a_side)) >= 2
     if a is None or b is None or a == b or values[a].value == values[b].value:
         return None
     return values[a], values[b], named

@@ -150,8 +150,12 @@ def _decide_within(
         # without any conflict: the more relevant sentence decides. A direction conflict alone
         # is weaker (the check reads "fewer with familiars than with strangers" as the reverse
         # of "more with strangers"), so any relevant supporting sentence outweighs it.
-        checks = {f.check for f in decision.findings if f.effect == "contradict"}
-        direction_only = checks <= {"comparative"}
+        contrary = [f for f in decision.findings if f.effect == "contradict"]
+        # Two figures of the evidence ordered against the claim ("3.0 against 3.7") are read
+        # off the numbers, not the words: only a more relevant sentence outweighs them.
+        direction_only = all(f.check == "comparative" for f in contrary) and not any(
+            is_figure_comparison(f) for f in contrary
+        )
         pool = range(len(spans)) if direction_only else keep
         for i in pool:
             if (
