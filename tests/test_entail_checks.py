@@ -835,6 +835,16 @@ def test_a_count_written_as_a_modifier_keeps_its_thousands() -> None:
     assert [q.value for q in parse_quantities("a 10’000 iteration run")] == [10000.0]
 
 
+def test_a_table_that_writes_thousands_with_a_plain_space_gives_the_claims_number() -> None:
+    # Fragment-based design of N-domain-selective ACE inhibitors, p. 5 (a table row).
+    row = "33RE Ki (nM) Fold selectivity Ki (C/N) 11.21 +−0.74 927 10 395 +−593 404.4 +−17.3 26"
+    found = check_numbers("Its Ki for the C-domain was 10,395 nM.", row)
+    assert [(f.claim_text, f.effect) for f in found] == [("10,395 nM", "ok")]
+    assert [f.effect for f in check_numbers("Its Ki was 10395 nM.", row)] == ["ok"]
+    # Only the claim's own number is closed up: "927 10" stays two numbers.
+    assert [f.effect for f in check_numbers("It was 92,710-fold selective.", row)] != ["ok"]
+
+
 # Real sentences of PDFs in the shared corpora, restated in other words.
 OXYTOCIN = (
     "The plasma oxytocin concentrations detected in the weaned pups post-trial was not "

@@ -561,6 +561,13 @@ def _closed_thousands(claim: str, evidence: str) -> str:
     for number in set(re.findall(r"\b\d{1,3}(?:,\d{3})+\b", claim)):
         spaced = r"\b" + r",\s".join(re.escape(g) for g in number.split(",")) + r"\b"
         evidence = re.sub(spaced, lambda m: m.group().replace(" ", "") + " ", evidence)
+    # "10 395" in a table (a space for the thousands separator) for the claim's 10,395 or 10395.
+    for number in set(re.findall(r"(?<![\d.,])\d{1,3}(?:,\d{3})+(?![\d.,]\d)|\b\d{4,6}\b", claim)):
+        digits = number.replace(",", "")
+        groups = [digits[: len(digits) % 3 or 3]]
+        groups += [digits[i : i + 3] for i in range(len(groups[0]), len(digits), 3)]
+        spaced = r"(?<![\d.,])" + r" ".join(groups) + r"(?![\d.,]?\d)"
+        evidence = re.sub(spaced, lambda m: m.group().replace(" ", "") + " ", evidence)
     # "ranging in age from 2e76 years": a PDF font that maps the en dash of "2–76" to "e".
     for lo, hi in re.findall(r"\b(\d+)\s*(?:-|–|—|to)\s*(\d+)\b", claim):
         evidence = re.sub(rf"\b{lo}e{hi}\b", f"{lo}–{hi}", evidence)
