@@ -192,6 +192,21 @@ def test_a_cited_sentence_the_model_reads_as_entailing_entails_however_few_words
     assert span_probs(sure, rel, cfg, 0.0, cited=True).entailment < cfg.thresholds.entail_min
 
 
+def test_relevance_reads_thousands_a_paper_writes_with_a_space() -> None:
+    # Disk-Based Storage for Scalable Video, p. 5.
+    claim = (
+        "With the same number of users admitted to both schemes, CTL delivers more throughput "
+        "at 18 users (23,200 against 21,700 Kb/s)."
+    )
+    spaced = (
+        "By admitting 18 users to both systems, CTL has a throughput of 23 200 Kb/s, and "
+        "hybrid has a throughput of 21 700 Kb/s."
+    )
+    closed = spaced.replace("23 200", "23200").replace("21 700", "21700")
+    other = spaced.replace("23 200", "33 200").replace("21 700", "31 700")
+    assert relevance(claim, spaced) == relevance(claim, closed) > relevance(claim, other)
+
+
 def test_relevance_reads_hyphenated_words_and_ignores_framing_words() -> None:
     # Claim from a labelled draft; sentence from the cited PDF (Artificial intelligence and the
     # conduct of literature reviews, p. 6).

@@ -98,10 +98,15 @@ def _values(text: str) -> tuple[tuple[float, int], ...]:
 @functools.lru_cache(maxsize=20000)
 def _ev_values(text: str) -> tuple[tuple[float, int], ...]:
     """`_values` of an evidence text, with the counts and shares it spells out ("Seven
-    infants", "half of")."""
+    infants", "half of") and the numbers a table writes with a space between thousands
+    ("23 200 Kb/s"; read both ways, as a row of values may be spaced alike)."""
     from sciverify.entail.quantities import spelled_quantities
 
-    return _values(text) + tuple((q.value, 0) for q in spelled_quantities(text))
+    spaced = tuple((float(m.group().replace(" ", "")), 0) for m in _SPACED.finditer(text))
+    return _values(text) + tuple((q.value, 0) for q in spelled_quantities(text)) + spaced
+
+
+_SPACED = re.compile(r"(?<![\d.,])\d{1,3}(?: \d{3})+(?![\d]|[.,]\d)")
 
 
 def relevance(claim: str, text: str, context: frozenset[str] = frozenset()) -> float:
