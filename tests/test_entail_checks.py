@@ -933,6 +933,22 @@ def test_proved_as_turned_out_is_no_claim_of_proof() -> None:
         assert [f.effect for f in check_hedging(claim, ev)] == ["partial"], claim
 
 
+def test_wild_subjects_and_a_context_the_finding_is_confined_to_are_conditions() -> None:
+    # Conspecific recognition and aggression reduction to familiars in grey seal pups, p. 1.
+    ev = (
+        "This study is the first with wild subjects to find conspecific recognition abilities "
+        "in a pinniped species outside of reproductive contexts."
+    )
+    claim = "It is the first study to detect conspecific recognition in a pinniped species."
+    dropped = [f.evidence_text for f in check_conditions(claim, ev) if f.effect == "partial"]
+    assert sorted(dropped) == ["outside of reproductive contexts", "with wild subjects"]
+    kept = (
+        "It is the first study of wild subjects to detect conspecific recognition in a "
+        "pinniped species outside reproductive contexts."
+    )
+    assert check_conditions(kept, ev) == []
+
+
 def test_a_claim_that_holds_whatever_the_conditions_needs_a_source_that_says_so() -> None:
     ev = (
         "From Figure 5, it is clear that DegreeDistance seeds with dtd = 3 and SIDD cover "

@@ -172,3 +172,28 @@ def test_matching_years_do_not_excuse_a_contradiction_the_model_reads() -> None:
     claim = "Incidence of sepsis has fallen substantially from 2009 to 2014."
     probs = EntailProbs(entailment=0.02, neutral=0.02, contradiction=0.96)
     assert decide(claim, [(ev, probs, 1.0)]).status == Status.contradicted
+
+
+def test_the_most_relevant_sentence_s_dropped_condition_outweighs_a_weaker_supporter() -> None:
+    # Conspecific recognition and aggression reduction to familiars in grey seal pups, p. 1.
+    first = (
+        "This study is the first with wild subjects to find conspecific recognition abilities "
+        "in a pinniped species outside of reproductive contexts."
+    )
+    other = (
+        "Recognition abilities in this species have adaptive value by allowing the reduction "
+        "of costly aggressive interactions between familiar conspecifics."
+    )
+    claim = "It is the first study to detect conspecific recognition in a pinniped species."
+    sure = EntailProbs(entailment=0.79, neutral=0.16, contradiction=0.05)
+    weaker = EntailProbs(entailment=0.66, neutral=0.30, contradiction=0.04)
+    d = decide(claim, [(first, sure, 0.71), (other, weaker, 0.64)])
+    assert d.status == Status.partially_supported and d.evidence_index == 0
+    assert "condition" in d.reason
+    # A supporter as relevant, or more surely entailing, still decides.
+    assert decide(claim, [(first, sure, 0.71), (other, weaker, 0.71)]).status == "supported"
+    assert decide(claim, [(first, sure, 0.71), (other, ENTAILS, 0.64)]).status == "supported"
+    # Without the checks the model's reading alone decides.
+    assert decide(
+        claim, [(first, sure, 0.71), (other, weaker, 0.64)], with_checks=False
+    ).status == ("supported")

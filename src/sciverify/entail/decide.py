@@ -94,11 +94,47 @@ def decide(
             )
         )
     ]
+    narrowed = _narrowed_by_the_best(verdicts, evidence, best_relevance) if with_checks else None
     for status in (Status.contradicted, Status.supported, Status.partially_supported):
         ranked = [d for _, d in verdicts if d.status == status]
         if ranked:
+            if status == Status.supported and narrowed is not None:
+                return narrowed
             return max(ranked, key=lambda d: d.confidence)
     return _unverifiable(evidence, errors, best_relevance, thresholds)
+
+
+def _narrowed_by_the_best(
+    verdicts: Sequence[tuple[int, Decision]],
+    evidence: Sequence[tuple[str, EntailProbs, float]],
+    best_relevance: float,
+) -> Decision | None:
+    """The most relevant sentence's partial verdict for a condition the claim drops, when
+    every supporting sentence is less relevant and less surely entailing: "the first with wild
+    subjects to find recognition ... outside of reproductive contexts" decides "the first
+    study to detect recognition", not a sentence about something else that the model happens
+    to read as entailing."""
+    gapped = [
+        (i, d)
+        for i, d in verdicts
+        if d.status == Status.partially_supported
+        and evidence[i][2] >= best_relevance
+        and d.probs is not None
+        and any(f.check == "condition" and f.effect == "partial" for f in d.findings)
+    ]
+    if not gapped:
+        return None
+    i, d = gapped[0]
+    assert d.probs is not None
+    supporters = [(j, s) for j, s in verdicts if s.status == Status.supported]
+    if all(
+        evidence[j][2] < evidence[i][2]
+        and s.probs is not None
+        and s.probs.entailment < d.probs.entailment
+        for j, s in supporters
+    ):
+        return d
+    return None
 
 
 def _polarity_conflict(d: Decision, th: DecisionThresholds) -> bool:

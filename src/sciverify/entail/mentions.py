@@ -353,6 +353,28 @@ _CONDITIONS: tuple[tuple[str, re.Pattern[str]], ...] = (
         ),
     ),
     ("circumstance", re.compile(r"\bunder\s+(?:[\w-]+\s+){0,3}?conditions\b", re.IGNORECASE)),
+    # "the first to find recognition abilities ... outside of reproductive contexts": the
+    # setting the finding is confined to.
+    (
+        "context",
+        re.compile(
+            r"\b(?:outside|beyond)\s+(?:of\s+)?(?:the\s+)?(?:[\w-]+\s+){0,2}?"
+            r"(?:contexts?|settings?|seasons?|periods?|environments?)\b",
+            re.IGNORECASE,
+        ),
+    ),
+    # "the first with wild subjects", "in captive animals": wild and captive are the scope of
+    # a behavioural finding.
+    (
+        "origin",
+        re.compile(
+            r"\b(?:with|in|on|among|using|of)\s+(?:[\w-]+\s+)?(?:wild|captive|free-ranging|"
+            r"free-living|wild-caught|captive-bred|laboratory-reared|lab-reared)\s+"
+            r"(?:[\w-]+\s+)?(?:subjects|animals|populations?|individuals|specimens|pups|"
+            r"birds|fish|colonies)\b",
+            re.IGNORECASE,
+        ),
+    ),
     # "outperforms the baselines on all metrics except BERT": an exception the claim drops
     # ("apart from" and "excluding" also mean "besides" and "by leaving out").
     (
