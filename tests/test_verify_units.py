@@ -673,6 +673,54 @@ def test_figures_ordered_against_the_claim_outweigh_a_less_relevant_supporting_s
     assert _conclude_on(text.replace("more", "fewer"), spans).status == "supported"
 
 
+def test_a_figure_found_only_in_another_paper_than_the_cited_one_is_a_citation_mismatch() -> None:
+    from sciverify.entail.quantities import parse_quantities
+    from sciverify.verify.citations import Source
+    from sciverify.verify.claims import Claim
+    from sciverify.verify.decision import conclude
+    from sciverify.verify.evidence import ClaimCheck, Span
+
+    # How to make words with vectors (p. 4) gives the 2.8 billion tokens; the draft cites the
+    # Semantic Scholar literature-graph paper for them.
+    other = (
+        "For both types of vectors we use 2.8 billion tokens as input (ukWaC + Wikipedia + BNC)."
+    )
+    text = (
+        "ScienceParse initialises its word embeddings with 300-dimensional cbow vectors built "
+        "with word2vec from 2.8 billion tokens."
+    )
+
+    def run(cited: str, sentence: str) -> ClaimCheck:
+        numbers = tuple(q.text_of(text) for q in parse_quantities(text))
+        claim = Claim("p_001.c1", "p_001", text, (0, len(text)), numbers=numbers)
+        check = ClaimCheck(claim=claim, query=text, sources=[Source("s2", "[5]", (cited,))])
+        check.spans = [
+            Span(sentence, "dinu", "dinu:1", "How to make words", 4, None, "method", False, 0.62),
+            Span(
+                "We parse PDFs with ScienceParse.",
+                "ammar",
+                "ammar:1",
+                "Literature graph",
+                2,
+                None,
+                "method",
+                True,
+                0.2,
+            ),
+        ]
+        check.probs = [UNRELATED, UNRELATED]
+        conclude(check, VerifySettings())
+        return check
+
+    moved = run("ammar", other)
+    assert (moved.status, moved.finding) == ("partially_supported", "citation_mismatch")
+    assert moved.deciding is not None and moved.deciding.paper_id == "dinu"
+    assert "2.8" in moved.decision.reason
+    # Another figure in the other paper's sentence ties nothing to the claim.
+    elsewhere = run("ammar", other.replace("2.8 billion", "1.6 billion"))
+    assert elsewhere.finding != "citation_mismatch"
+
+
 def test_a_claim_joining_two_sentences_of_a_paper_is_not_contradicted_by_one() -> None:
     # BMC Health Services Research 2014, p. 3: the claim joins two sentences.
     satisfaction = (

@@ -283,6 +283,25 @@ def _related_span(check: ClaimCheck, cfg: VerifySettings) -> Span | None:
     return None
 
 
+def _moved_figures(check: ClaimCheck, span: Span) -> set[str]:
+    """The claim's precise figures that `span`, of a paper the claim does not cite, states,
+    when it cites papers that are all in the corpus and none of their sentences gives them."""
+    from sciverify.entail.quantities import check_numbers
+
+    if span.cited or not check.cited_papers or check.missing:
+        return set()
+    figures = {
+        fig
+        for f in check_numbers(check.claim.text, span.text)
+        if f.effect == "ok"
+        for fig in precise_figures(f.claim_text)
+    }
+    for s in check.spans:
+        if s.cited:
+            figures -= {fig for fig in figures if fig in precise_figures(s.text)}
+    return figures
+
+
 def checked_conflict(decision: Decision, cfg: VerifySettings) -> bool:
     """A contradiction that a deterministic check found, not the model alone."""
     return decision.status == Status.contradicted and any(
@@ -393,6 +412,25 @@ def conclude(check: ClaimCheck, cfg: VerifySettings) -> None:
             "statements and no check confirms it: compare it with the sentence"
         )
     top = _related_span(check, cfg) if check.status == Status.unverifiable else None
+    moved = _moved_figures(check, top) if top is not None else set()
+    if top is not None and moved:
+        # A result moved from one paper to another: the cited paper (in the corpus) states
+        # nothing of the claim, another paper gives its precise figure ("2.8 billion tokens").
+        check.decision = replace(
+            decision,
+            status=Status.partially_supported,
+            findings=(),
+            evidence_index=0,
+            confidence=round(top.relevance, 4),
+            reason=(
+                f"the cited paper does not give {', '.join(sorted(moved))}; another paper "
+                "does, in a sentence about the same thing"
+            ),
+        )
+        check.status, check.deciding = Status.partially_supported, top
+        check.finding = "citation_mismatch"
+        check.note = "the claim's figures are in another paper than the one cited"
+        return
     if top is not None:
         from sciverify.entail.checks import run_checks
 
