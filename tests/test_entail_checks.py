@@ -2075,6 +2075,22 @@ def test_agreement_with_earlier_work_is_no_hedge_but_consistency_with_a_hypothes
     assert [f.evidence_text for f in check_hedging(claim, hedged)] == ["consistent"]
 
 
+def test_a_measured_probability_is_no_hedge_but_a_likely_explanation_is() -> None:
+    # An Improved Multi-Output Gaussian Process RNN for Early Sepsis Detection, p. 3.
+    ev = (
+        "Latent function values from the process can then be fed into a deep recurrent neural "
+        "network (RNN) classifier to predict how likely it is that a patient will acquire sepsis."
+    )
+    claim = "An RNN classifier predicts whether a patient will acquire sepsis."
+    assert check_hedging(claim, ev) == []
+    compared = "Smokers were more likely to relapse than non-smokers."
+    assert check_hedging("Smokers relapsed more often than non-smokers.", compared) == []
+    hedged = "The effect is most likely due to the intervention."
+    assert [
+        f.evidence_text for f in check_hedging("The effect is due to the intervention.", hedged)
+    ] == ["likely"]
+
+
 def test_the_potential_one_is_a_label_not_a_hedge() -> None:
     # Mobile phone feedback and EEG (shared corpus), p. 4.
     ev = (

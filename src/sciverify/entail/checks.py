@@ -390,6 +390,10 @@ def _adjectival(ws: list[lx.Word], i: int) -> bool:
         # commercially viable system", "future work should explore": what ought to be done
         # next, not doubt about what was found.
         return (after == "be" and after2 in _DISCOURSE | _TO_BE_DONE) or after in _TO_DO
+    if w == "likely" and before in ("more", "less", "as", "equally", "how"):
+        # "smokers were more likely to relapse", "twice as likely", "predict how likely it is
+        # that a patient will acquire sepsis": a measured probability, not a hedge.
+        return True
     if w == "consistent" and after == "with" and after2 in _EARLIER:
         # "count performance is consistent with previously reported results": agreement with
         # other work, not a finding stated as a mere consistency.
