@@ -901,7 +901,8 @@ _RELATED = re.compile(
     re.IGNORECASE,
 )
 _AS = re.compile(
-    r"\b(?:as|when|while)\b|\bwith\s+(?=(?:increasing|decreasing|rising|falling|higher|lower|greater)\b)",
+    r"\b(?:as|when|while)\b|"
+    r"\bwith\s+(?=(?:increasing|decreasing|rising|falling|higher|lower|greater)\b)",
     re.IGNORECASE,
 )
 _GENERIC_COVARY = frozenset(lx.split_words("level levels value values degree amount"))

@@ -553,6 +553,10 @@ def _overlaps(a: tuple[int, int], b: tuple[int, int]) -> bool:
     return a[0] < b[1] and b[0] < a[1]
 
 
+# A claim's count of thousands, written with commas or without: "10,395", "10395".
+_CLAIM_THOUSANDS = re.compile(r"(?<![\d.,])(?:\d{1,3}(?:,\d{3})+|\d{4,6})(?![\d]|[.,]\d)")
+
+
 def _closed_thousands(claim: str, evidence: str) -> str:
     """The evidence with the number glitches of PDF text layers mended where the claim shows
     what was meant: "1, 000" (a space after a thousands comma) for the claim's 1,000 and for
@@ -562,7 +566,7 @@ def _closed_thousands(claim: str, evidence: str) -> str:
         spaced = r"\b" + r",\s".join(re.escape(g) for g in number.split(",")) + r"\b"
         evidence = re.sub(spaced, lambda m: m.group().replace(" ", "") + " ", evidence)
     # "10 395" in a table (a space for the thousands separator) for the claim's 10,395 or 10395.
-    for number in set(re.findall(r"(?<![\d.,])\d{1,3}(?:,\d{3})+(?![\d.,]\d)|\b\d{4,6}\b", claim)):
+    for number in set(re.findall(_CLAIM_THOUSANDS, claim)):
         digits = number.replace(",", "")
         groups = [digits[: len(digits) % 3 or 3]]
         groups += [digits[i : i + 3] for i in range(len(groups[0]), len(digits), 3)]
