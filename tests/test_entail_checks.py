@@ -656,6 +656,16 @@ def test_two_quantities_said_to_move_against_each_other_contradict_a_positive_re
     assert check_comparatives(claim, other) == []
 
 
+def test_software_named_in_plain_capitals_is_an_entity() -> None:
+    # An Improved Multi-Output Gaussian Process RNN for Early Sepsis Detection, p. 5.
+    ev = "We optimize the loss with stochastic gradient descent using ADAM (Kingma and Ba (2015))."
+    claim = "They built their sepsis classifier in Keras, training it with the Adam optimizer."
+    assert [(f.effect, f.claim_text) for f in check_entities(claim, ev)] == [("partial", "Keras")]
+    assert check_entities(claim, ev.replace("We optimize", "In Keras we optimize")) == []
+    # An ordinary capitalised word is no software name.
+    assert check_entities("Adam trained the classifier.", ev) == []
+
+
 def test_identity_pairs_have_no_contradiction(
     scifact_docs: dict[int, list[str]], scifact_claims: list[dict]
 ) -> None:

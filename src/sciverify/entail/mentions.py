@@ -76,7 +76,20 @@ def _entities(text: str) -> list[tuple[str, str, tuple[int, int]]]:
     for m in _IDENT.finditer(text):
         ident = m.group().rstrip("-")
         out.append(("identifier", _norm_ident(ident), (m.start(), m.start() + len(ident))))
+    taken = {span for _, _, span in out}
+    for m in _SOFTWARE.finditer(text):
+        if m.span() not in taken:
+            out.append(("identifier", _norm_ident(m.group()), m.span()))
     return out
+
+
+# Software a method is built with, named in plain capitals that `_IDENT` does not take for an
+# identifier ("built in Keras", "analysed in Stata"): a claim that names the wrong tool names
+# something its evidence does not.
+_SOFTWARE = re.compile(
+    r"(?<![\w-])(?:Keras|Theano|Caffe|Chainer|Lasagne|Matlab|Stata|Weka|Numpy|Scipy|Jags|"
+    r"Mplus|Lisrel|Nvivo)(?![\w-])"
+)
 
 
 def _species_of(text: str) -> set[str]:
