@@ -959,6 +959,19 @@ def test_wild_subjects_and_a_context_the_finding_is_confined_to_are_conditions()
     assert check_conditions(kept, ev) == []
 
 
+def test_a_finding_of_one_numbered_part_of_the_data_is_a_condition() -> None:
+    # Combating Web Spam with TrustRank, p. 11.
+    ev = (
+        "As an illustration, we can derive from Figure 11 that spam sites in PageRank bucket 2 "
+        "got demoted seven buckets on average, thus landing somewhere around TrustRank bucket 9."
+    )
+    claim = "On average, spam sites were demoted by seven buckets from PageRank to TrustRank."
+    dropped = [f.evidence_text for f in check_conditions(claim, ev) if f.effect == "partial"]
+    assert dropped == ["in PageRank bucket 2"]
+    kept = "Spam sites in PageRank bucket 2 were demoted by seven buckets on average."
+    assert check_conditions(kept, ev) == []
+
+
 def test_a_claim_that_holds_whatever_the_conditions_needs_a_source_that_says_so() -> None:
     ev = (
         "From Figure 5, it is clear that DegreeDistance seeds with dtd = 3 and SIDD cover "

@@ -366,6 +366,15 @@ _CONDITIONS: tuple[tuple[str, re.Pattern[str]], ...] = (
         ),
     ),
     ("circumstance", re.compile(r"\bunder\s+(?:[\w-]+\s+){0,3}?conditions\b", re.IGNORECASE)),
+    # "spam sites in PageRank bucket 2 got demoted seven buckets on average": a finding of one
+    # numbered part of the data (bucket, group, cohort, experiment), not of all of it.
+    (
+        "subset",
+        re.compile(
+            r"\b(?:in|of|for|from)\s+(?:the\s+)?(?:[A-Z][\w-]*\s+)?"
+            r"(?:bucket|cohort|experiment|wave|round|batch|subgroup|cluster)\s+(?:[A-Z]|\d{1,3})\b"
+        ),
+    ),
     # "the first to find recognition abilities ... outside of reproductive contexts": the
     # setting the finding is confined to.
     (
@@ -566,7 +575,13 @@ def check_conditions(claim: str, evidence: str) -> list[Finding]:
     out: list[Finding] = _widened(claim, evidence)
     tails = _unstated_tails(claim, evidence)
     for kind, span, keys in ev_conds:
-        if not keys or _mentions(keys, c_stems):
+        # A numbered part of the data is the claim's only when it names the part and its
+        # number ("bucket 2"); other conditions when it names any of their words.
+        if not keys or (
+            all(_mentions({k}, c_stems) for k in keys)
+            if kind == "subset"
+            else _mentions(keys, c_stems)
+        ):
             continue
         if any(a <= span[0] < b for a, b in tails):
             continue
