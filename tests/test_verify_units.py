@@ -690,7 +690,7 @@ def test_a_figure_found_only_in_another_paper_than_the_cited_one_is_a_citation_m
         "with word2vec from 2.8 billion tokens."
     )
 
-    def run(cited: str, sentence: str) -> ClaimCheck:
+    def run(cited: str, sentence: str, probs: EntailProbs = UNRELATED) -> ClaimCheck:
         numbers = tuple(q.text_of(text) for q in parse_quantities(text))
         claim = Claim("p_001.c1", "p_001", text, (0, len(text)), numbers=numbers)
         check = ClaimCheck(claim=claim, query=text, sources=[Source("s2", "[5]", (cited,))])
@@ -708,7 +708,7 @@ def test_a_figure_found_only_in_another_paper_than_the_cited_one_is_a_citation_m
                 0.2,
             ),
         ]
-        check.probs = [UNRELATED, UNRELATED]
+        check.probs = [probs, UNRELATED]
         conclude(check, VerifySettings())
         return check
 
@@ -719,6 +719,9 @@ def test_a_figure_found_only_in_another_paper_than_the_cited_one_is_a_citation_m
     # Another figure in the other paper's sentence ties nothing to the claim.
     elsewhere = run("ammar", other.replace("2.8 billion", "1.6 billion"))
     assert elsewhere.finding != "citation_mismatch"
+    # Related in that paper, not only unverifiable: the figure still shows where it is from.
+    related = run("ammar", other, EntailProbs(entailment=0.4, neutral=0.55, contradiction=0.05))
+    assert (related.status, related.finding) == ("partially_supported", "citation_mismatch")
 
 
 def test_a_claim_joining_two_sentences_of_a_paper_is_not_contradicted_by_one() -> None:

@@ -412,6 +412,19 @@ def conclude(check: ClaimCheck, cfg: VerifySettings) -> None:
             "statements and no check confirms it: compare it with the sentence"
         )
     top = _related_span(check, cfg) if check.status == Status.unverifiable else None
+    if (
+        top is None
+        and check.status == Status.partially_supported
+        and check.deciding is not None
+        and not check.deciding.cited
+        and not any(
+            f.effect == "contradict" or (f.effect == "partial" and f.check != "entity")
+            for f in decision.findings
+        )
+    ):
+        # Related only (or lacking the claim's name for its subject), in a paper the claim
+        # does not cite.
+        top = check.deciding
     moved = _moved_figures(check, top) if top is not None else set()
     if top is not None and moved:
         # A result moved from one paper to another: the cited paper (in the corpus) states
