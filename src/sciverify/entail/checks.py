@@ -928,7 +928,7 @@ def _covariations(text: str) -> list[tuple[int, set[str], set[str], tuple[int, i
         out.append((sign, _variables(m["a"]), _variables(m["b"]), span))
     ws = lx.words(text)
     for m in _RELATED.finditer(text):
-        k = next((i for i, w in enumerate(ws) if w.start >= m.start()), None)
+        k = _word_from(ws, m.start())
         if k is None:
             continue
         subject = lx.content_stems(lx.run(text, ws, k, -1, limit=6))
@@ -937,7 +937,7 @@ def _covariations(text: str) -> list[tuple[int, set[str], set[str], tuple[int, i
         span = (m.start(), m.start("b") + len(m["b"].rstrip()))
         out.append((sign, subject, _variables(m["b"]), span))
     for m in _AS.finditer(text):
-        k = next((i for i, w in enumerate(ws) if w.start >= m.start()), None)
+        k = _word_from(ws, m.start())
         if k is None or k == 0:
             continue
         verb = ws[k - 1] if _covary_sign(ws[k - 1].text) else None
@@ -959,6 +959,11 @@ def _covariations(text: str) -> list[tuple[int, set[str], set[str], tuple[int, i
             end = rest[-1].end if rest else m.end()
             out.append((_covary_sign(verb.text) * sign_b, subject, b, (verb.start, end)))
     return out
+
+
+def _word_from(ws: list[lx.Word], at: int) -> int | None:
+    """The index of the first word that starts at or after offset `at`."""
+    return next((i for i, w in enumerate(ws) if w.start >= at), None)
 
 
 def _covariation_conflicts(claim: str, evidence: str) -> list[Finding]:

@@ -94,12 +94,13 @@ def decide(
             )
         )
     ]
-    narrowed = _narrowed_by_the_best(verdicts, evidence, best_relevance) if with_checks else None
     for status in (Status.contradicted, Status.supported, Status.partially_supported):
         ranked = [d for _, d in verdicts if d.status == status]
         if ranked:
-            if status == Status.supported and narrowed is not None:
-                return narrowed
+            if status == Status.supported and with_checks:
+                narrowed = _narrowed_by_the_best(verdicts, evidence, best_relevance)
+                if narrowed is not None:
+                    return narrowed
             return max(ranked, key=lambda d: d.confidence)
     return _unverifiable(evidence, errors, best_relevance, thresholds)
 

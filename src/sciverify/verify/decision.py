@@ -296,10 +296,7 @@ def _moved_figures(check: ClaimCheck, span: Span) -> set[str]:
         if f.effect == "ok"
         for fig in precise_figures(f.claim_text)
     }
-    for s in check.spans:
-        if s.cited:
-            figures -= {fig for fig in figures if fig in precise_figures(s.text)}
-    return figures
+    return figures - set().union(*(precise_figures(s.text) for s in check.spans if s.cited))
 
 
 def checked_conflict(decision: Decision, cfg: VerifySettings) -> bool:
