@@ -987,3 +987,26 @@ def test_a_figure_is_found_however_its_digits_are_grouped() -> None:
     assert _figure_in("12 months", "a 12-month period, up to 12 weeks")
     assert not _figure_in("2.17", "1.77; 95% CI 1.01 to 2.53")
     assert not _figure_in("17", "1.77 and 217")
+
+
+def test_a_sentence_read_as_contrary_yields_to_its_pair_that_states_the_whole_claim() -> None:
+    # Combating Web Spam with TrustRank (VLDB 2004), section 6: the claim joins two neighbouring
+    # sentences; the first alone leaves out the PageRank half, which the model reads as contrary.
+    first = (
+        "In particular, note that there is virtually no spam in the top 5 TrustRank buckets, "
+        "while there is a marked increase in spam concentration in the lower buckets."
+    )
+    second = (
+        "At the same time, it is surprising that almost 20% of the second PageRank bucket is bad."
+    )
+    text = (
+        "Compared bucket by bucket, the top five TrustRank buckets contain virtually no spam, "
+        "whereas almost a fifth of the second PageRank bucket is bad."
+    )
+    pair = _conclude_on(
+        text, [(f"{first} {second}", "TrustRank", ENTAILED), (first, "TrustRank", CONTRARY)]
+    )
+    assert pair.status == "supported" and pair.deciding.text == f"{first} {second}"
+    # A more relevant sentence that does not contain the contrary one does not outweigh it.
+    apart = _conclude_on(text, [(second, "TrustRank", ENTAILED), (first, "TrustRank", CONTRARY)])
+    assert apart.status != "supported"

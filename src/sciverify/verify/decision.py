@@ -144,6 +144,14 @@ def _decide_within(
     if (
         decision.status == Status.contradicted
         and span is not None
+        and not any(f.effect == "contradict" for f in decision.findings)
+    ):
+        whole = _whole_supports(claim, span, [(i, spans[i]) for i in keep], probs, cfg)
+        if whole is not None:
+            return whole
+    if (
+        decision.status == Status.contradicted
+        and span is not None
         and probs[spans.index(span)].contradiction < cfg.thresholds.contradict_min
     ):
         # A check's conflict on one sentence against a sentence that supports the claim
@@ -170,6 +178,35 @@ def _decide_within(
             if alone.status == Status.supported:
                 return replace(alone, evidence_index=0), spans[i]
     return decision, span
+
+
+def _whole_supports(
+    claim: str,
+    part: Span,
+    candidates: Sequence[tuple[int, Span]],
+    probs: list[EntailProbs],
+    cfg: VerifySettings,
+) -> tuple[Decision, Span] | None:
+    """A more relevant span that contains the sentence the model alone reads as contrary
+    (the sentence and its neighbour) and supports the claim on its own, with its decision.
+
+    A claim that joins two neighbouring sentences ("the top five TrustRank buckets contain
+    virtually no spam, whereas almost a fifth of the second PageRank bucket is bad") is stated
+    by the pair; the first sentence alone leaves the second half out, and the model, trained on
+    single sentences, reads that gap as a contradiction. Only a compound claim is read so: a
+    simple one ("Active Ly49Q prevents neutrophil polarization") has no half to leave out, and
+    the model reading the pair as entailing it is the less sure call (SciFact train)."""
+    from sciverify.verify.parts import split_parts
+
+    if not split_parts(claim):
+        return None
+    for i, s in sorted(candidates, key=lambda c: -c[1].relevance):
+        if s is part or s.relevance <= part.relevance or part.text not in s.text:
+            continue
+        alone = decide(claim, [(s.text, probs[i], s.relevance)], thresholds=cfg.thresholds)
+        if alone.status == Status.supported:
+            return replace(alone, evidence_index=0), s
+    return None
 
 
 _STRONG = (Status.supported, Status.contradicted)
