@@ -1010,3 +1010,33 @@ def test_a_sentence_read_as_contrary_yields_to_its_pair_that_states_the_whole_cl
     # A more relevant sentence that does not contain the contrary one does not outweigh it.
     apart = _conclude_on(text, [(second, "TrustRank", ENTAILED), (first, "TrustRank", CONTRARY)])
     assert apart.status != "supported"
+
+
+def test_a_proof_verb_a_few_words_before_its_that_is_read_and_the_finding_sentence_is_no_proof() -> (
+    None
+):
+    # PLoS One 2018 (wheat under post-anthesis heat stress), discussion: the sentence that
+    # states the finding shares most words with the conclusion drawn from it, but only another
+    # sentence states that conclusion, and only as a possibility.
+    lower = (
+        "Drummondol, one of the metabolites found that had a lower concentration in heat "
+        "stressed plants than control plants, is a catabolite of abscisic acid [57]."
+    )
+    may = "This may suggest that there is more abscisic acid in heat stressed plants than in control plants."
+    text = (
+        "Drummondol, an abscisic acid catabolite, was also lower in heat-stressed leaves, and the "
+        "authors demonstrate from this that stressed plants accumulate more abscisic acid than "
+        "controls."
+    )
+    over = _conclude_on(text, [(lower, "Wheat", ENTAILED), (may, "Wheat", UNRELATED)])
+    assert (over.status, over.finding) == ("partially_supported", "strengthened_hedge")
+    assert over.deciding.text == may
+    shows = may.replace("This may suggest", "This shows")
+    assert _conclude_on(text, [(lower, "Wheat", ENTAILED), (shows, "Wheat", UNRELATED)]).status == (
+        "supported"
+    )
+    # A comma between the verb and "that" is no statement of the verb's: "shown, in the end, that".
+    aside = text.replace("demonstrate from this that", "note, as shown before, that")
+    assert _conclude_on(aside, [(lower, "Wheat", ENTAILED), (may, "Wheat", UNRELATED)]).status == (
+        "supported"
+    )

@@ -14,7 +14,6 @@ that the paper only suggests is partial.
 
 from __future__ import annotations
 
-import itertools
 import re
 from collections.abc import Sequence
 from dataclasses import replace
@@ -533,6 +532,7 @@ def conclude(check: ClaimCheck, cfg: VerifySettings) -> None:
 
 
 _STATED_PART = 0.7  # share of the words after a claim's strong verb that a sentence restates
+_CUE_TO_THAT = 3  # words from a verb of proof to the "that" of its statement ("from this that")
 
 
 def _overstated_part(check: ClaimCheck) -> tuple[Finding, Span] | None:
@@ -546,21 +546,34 @@ def _overstated_part(check: ClaimCheck) -> tuple[Finding, Span] | None:
         return None
     claim = check.claim.text
     ws = lx.words(claim)
-    # A verb of proof that introduces a statement ("demonstrates that ..."), not "to find a
-    # tablet" or "confirmed cases".
+    # A verb of proof that introduces a statement ("demonstrates that ...", "demonstrate from
+    # this that ..."), not "to find a tablet" or "confirmed cases".
     cue = next(
         (
             w
-            for w, after in itertools.pairwise(ws)
-            if lx.HEDGE_LEVEL.get(w.lower, 0) >= lx.ASSERTION_LEVEL and after.lower == "that"
+            for i, w in enumerate(ws)
+            if lx.HEDGE_LEVEL.get(w.lower, 0) >= lx.ASSERTION_LEVEL
+            and any(
+                a.lower == "that" and not re.search(r"[,;:()]", claim[w.end : a.start])
+                for a in ws[i + 1 : i + 1 + _CUE_TO_THAT]
+            )
         ),
         None,
     )
     if cue is None:
         return None
-    part, rest = claim[cue.start :], claim[cue.end :]
+    part, rest, before = claim[cue.start :], claim[cue.end :], claim[: cue.start]
     same = [s for s in check.spans if s.paper_id == span.paper_id]
-    stating = [s for s in same if lx.overlap(rest, s.text) >= _STATED_PART]
+    # A sentence states the rest when it restates most of its words. The deciding sentence
+    # that states the finding before the verb ("Drummondol ... had a lower concentration in
+    # heat stressed plants than control plants") shares many words with the rest too, but not
+    # its statement.
+    stating = [
+        s
+        for s in same
+        if lx.overlap(rest, s.text) >= _STATED_PART
+        and not (s is span and lx.overlap(before, s.text) >= _STATED_PART)
+    ]
     found = [(s, check_hedging(part, s.text)) for s in stating]
     if not found or any(not f for _, f in found):
         return None
