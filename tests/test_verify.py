@@ -259,3 +259,21 @@ class _WithVerify:
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._base, name)
+
+
+def test_a_claim_its_cited_paper_never_addresses_points_into_that_paper(corpus: Path) -> None:
+    # The MapReduce paper is in the corpus and cited; nothing in it is about lunch menus.
+    draft = (
+        "# Notes\n\nDevelopers at Google enjoyed the lunch menu on Fridays, according to the "
+        "authors (Dean and Ghemawat, 2004).\n\n## References\n\nDean, J., Ghemawat, S. "
+        "MapReduce: Simplified Data Processing on Large Clusters. 2004.\n"
+    )
+    settings = sv.load_settings(corpus=corpus)
+    with sv.open_store(corpus, read_only=True) as store:
+        result = verify(draft, store=store, settings=settings, source="notes.md")
+    (card,) = [c for p in result.paragraphs for c in p.cards if c.layer == "fact"]
+    assert (card.status, card.finding) == ("unverifiable", "no_evidence")
+    # Not "add the source": the source is there; the card names where to start reading.
+    assert "The cited paper is in the corpus" in card.suggested_action
+    assert "closest sentence is at MapReduce" in card.suggested_action
+    assert "add the source" not in card.suggested_action

@@ -227,6 +227,15 @@ def _action(check: ClaimCheck, down: str | None) -> str:
                 f"as written; check it by hand, starting at {_where(near)}, or split the claim "
                 "into the statements the paper makes."
             )
+        if check.cited_papers and not check.missing:
+            # The draft cites a paper that is in the corpus: adding a source is not the fix.
+            closest = next((s for s in check.related if s.cited), None)
+            at = f"; its closest sentence is at {_where(closest)}" if closest else ""
+            return (
+                "The cited paper is in the corpus, but none of its passages shares enough of "
+                f"this claim's words to check it{at}. Check it by hand, or split the claim "
+                "into the statements the paper makes."
+            )
         look = f" The nearest passage is {_where(near)}." if near else ""
         return (
             "No passage in the corpus addresses this claim: add the source it rests on "

@@ -201,6 +201,7 @@ def run(
         for check in batch:
             if wants_naming(check) and check.deciding is not None:
                 name_gaps(check, papers(check.deciding.paper_id), cfg)
+            _closest_cited(check, papers)
         seconds["entail"] += time.perf_counter() - t
         progress.advance(len(batch))
     progress.done()
@@ -208,6 +209,21 @@ def run(
     out = finish(state, checks, logic_claims, all_pairs, pair_probs, cfg=cfg, weight=weight)
     seconds["layers"] = time.perf_counter() - t
     return out
+
+
+def _closest_cited(check: ClaimCheck, papers: PaperSentences) -> None:
+    """For a claim left unverifiable that cites a paper in the corpus none of whose retrieved
+    passages is related to it, that paper's sentence sharing the most of its words: where to
+    start reading by hand (in place)."""
+    if (
+        check.status != Status.unverifiable
+        or not check.cited_papers
+        or check.missing
+        or any(s.cited for s in check.related)
+    ):
+        return
+    best = [s for s in papers.best(check.claim.text, check.cited_papers, 1) if s.relevance > 0]
+    check.related = best + check.related
 
 
 def finish(
