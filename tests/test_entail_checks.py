@@ -2143,3 +2143,30 @@ def test_a_value_takes_the_unit_of_its_spread() -> None:
         (45.2, "kg"),
         (3.0, "cm"),
     ]
+
+
+def test_a_figure_changed_in_a_list_is_read_against_the_figure_in_its_place() -> None:
+    # Futoma et al. 2017 (MGP-RNN for sepsis), section 5: the claim leaves the unit of its
+    # last two figures unsaid, so only their place in the list ties them to the evidence's.
+    evidence = (
+        "At 4 hours prior to sepsis, our best model only had about 1.4 false alarms per true "
+        "alarm, at a very high sensitivity of 80%; compare this to the 2.2 false alarms the base "
+        "MGP-RNN has, and the 3.2 false alarms that the NEWS score that was previously "
+        "implemented at our hospital had."
+    )
+    claim = (
+        "Four hours before sepsis, at a sensitivity of 80%, the best model raised about 1.4 false "
+        "alarms per true alarm, against 2.2 for the base MGP-RNN and 3.8 for the NEWS score."
+    )
+    (changed,) = [f for f in check_numbers(claim, evidence) if f.claim_text == "3.8"]
+    assert changed.effect == "contradict" and changed.evidence_text == "3.2"
+    assert all(f.effect == "ok" for f in check_numbers(claim.replace("3.8", "3.2"), evidence))
+    # A figure after the last one the evidence lists is unreported, not changed (Trials 2015).
+    recruited = (
+        "Smokers were recruited through mailed invitations from three primary care practices "
+        "(62 participants) and one National Health Stop Smoking Service (SSS) database "
+        "(31 participants)."
+    )
+    three = "They randomized 62 through primary care, 31 through the SSS and 6 through other approaches."
+    (six,) = [f for f in check_numbers(three, recruited) if f.claim_text == "6"]
+    assert six.effect == "partial"

@@ -713,7 +713,7 @@ def _check_value(
             f"the claim gives {said} where the evidence's row {label!r} has {e.text_of(evidence)}",
             e,
         )
-    slot = _same_slot(q, ev, claimed, claim, evidence)
+    slot = _same_slot(q, ev, claimed, claim, evidence) or _series_slot(q, ev, claimed)
     if slot is not None:
         return f(
             "contradict",
@@ -840,6 +840,49 @@ def _same_slot(
         ):
             return e
     return None
+
+
+def _series_slot(q: Quantity, ev: list[Quantity], claimed: list[Quantity]) -> Quantity | None:
+    """The evidence number in the claim's number's place in a list of figures of one kind:
+    "1.4 false alarms per true alarm, against 2.2 for the base MGP-RNN and 3.8 for the NEWS
+    score" against "1.4 false alarms ..., the 2.2 false alarms the base MGP-RNN has, and the
+    3.2 false alarms that the NEWS score ... had". The claim's figure before it matches the
+    evidence's figure before that place (a precise one: a decimal or a number from 10 up), the
+    figure after it (if the claim gives one) the evidence's next, and the number in that place
+    has the list's unit, matches no figure of the claim and is of the same order of magnitude."""
+    mine = sorted((c for c in claimed if c.kind == "value"), key=lambda c: c.span)
+    theirs = sorted((e for e in ev if e.kind == "value"), key=lambda e: e.span)
+    k = next((n for n, c in enumerate(mine) if c is q), 0)
+    if k == 0 or q.high is not None:
+        return None
+
+    def place(c: Quantity) -> int | None:
+        return next(
+            (
+                n
+                for n, e in enumerate(theirs)
+                if _same_values(c, e) and _units_agree(c.unit, e.unit)
+            ),
+            None,
+        )
+
+    anchor = mine[k - 1]
+    i = place(anchor)
+    if i is None or i + 1 >= len(theirs) or not (anchor.decimals or anchor.value >= 10):
+        return None
+    slot = theirs[i + 1]
+    if (
+        not slot.unit
+        or slot.unit != theirs[i].unit
+        or q.unit not in ("", slot.unit)
+        or slot.high is not None
+        or any(_same_values(c, slot) for c in claimed)
+        or not 0.1 <= (q.value / slot.value if slot.value else 0.0) <= 10
+    ):
+        return None
+    if k + 1 < len(mine) and place(mine[k + 1]) != i + 2:
+        return None
+    return slot
 
 
 def _as_range_end(q: Quantity, ev: list[Quantity]) -> list[Quantity]:
