@@ -1040,3 +1040,40 @@ def test_a_proof_verb_a_few_words_before_its_that_is_read_and_the_finding_senten
     assert _conclude_on(aside, [(lower, "Wheat", ENTAILED), (may, "Wheat", UNRELATED)]).status == (
         "supported"
     )
+
+
+def test_a_number_its_cited_paper_gives_otherwise_contradicts_a_claim_left_unverifiable() -> None:
+    from sciverify.entail.quantities import parse_quantities
+    from sciverify.verify.citations import Source
+    from sciverify.verify.claims import Claim
+    from sciverify.verify.decision import changed_figure
+    from sciverify.verify.evidence import ClaimCheck, Span
+
+    # Lemaître–Tolman models and the supernova data (arXiv 0802.1523): the one sentence that
+    # gives the number shares too few of the compound claim's words to be its evidence.
+    data = "The supernova data consists of 182 supernovae from the Riess gold sample [33]."
+    fit = "The four models to be considered present a very good fit to supernova data."
+
+    def run(text: str, *sentences: str) -> ClaimCheck:
+        numbers = tuple(q.text_of(text) for q in parse_quantities(text))
+        claim = Claim("p_001.c1", "p_001", text, (0, len(text)), numbers=numbers)
+        check = ClaimCheck(claim=claim, query=text, sources=[Source("k", "[4]", ("ltb",))])
+        spans = [
+            Span(s, "ltb", f"ltb:{i}", "LTB models", 5, None, "result", True, 0.0)
+            for i, s in enumerate(sentences)
+        ]
+        changed_figure(check, spans)
+        return check
+
+    text = (
+        "Four Lemaître–Tolman models without a cosmological constant were fitted to 192 "
+        "supernovae from the Riess gold sample, and all of them fit well."
+    )
+    changed = run(text, fit, data)
+    assert (changed.status, changed.finding) == ("contradicted", "number_mismatch")
+    assert changed.deciding is not None and changed.deciding.text == data
+    # The paper states the claim's number elsewhere, in another format: no conflict.
+    stated = run(text.replace("192", "1,192"), fit, data, "In all, 1192 supernovae were fitted.")
+    assert stated.status == "unverifiable"
+    # A value of another order of magnitude is another measure, not a changed figure.
+    assert run(text.replace("192", "19,200"), fit, data).status == "unverifiable"

@@ -25,7 +25,14 @@ from sciverify.entail.checks import check_comparatives, check_hedging
 from sciverify.entail.decide import decide, is_figure_comparison
 from sciverify.entail.quantities import DISPERSION
 from sciverify.records import Decision, EntailProbs, Finding, Status
-from sciverify.verify.evidence import ClaimCheck, Span, precise_figures, span_probs, tabular
+from sciverify.verify.evidence import (
+    ClaimCheck,
+    Span,
+    precise_figures,
+    relevance,
+    span_probs,
+    tabular,
+)
 from sciverify.verify.settings import VerifySettings
 
 # ---------------------------------------------------------------------------- decision
@@ -611,7 +618,6 @@ def name_gaps(check: ClaimCheck, sentences: Sequence[Span], cfg: VerifySettings)
     ("a 7-to-1 reduction" where the paper reports "a 10-to-1 reduction in space" a sentence
     before the one retrieved) is a number mismatch.
     """
-    from sciverify.entail.quantities import check_numbers
 
     d, deciding = check.decision, check.deciding
     th = cfg.thresholds
@@ -636,24 +642,7 @@ def name_gaps(check: ClaimCheck, sentences: Sequence[Span], cfg: VerifySettings)
         if found is None:
             if rival is None:
                 return False
-            conflicts = tuple(
-                g
-                for g in check_numbers(claim, rival.text)
-                if g.effect == "contradict" and g.claim_span == f.claim_span
-            )
-            check.decision = Decision(
-                Status.contradicted,
-                d.confidence,
-                f"{conflicts[0].message} (another sentence of the paper; the paper never "
-                f"states {f.claim_text!r})",
-                d.probs,
-                conflicts,
-                evidence_index=0,
-            )
-            check.status, check.finding = Status.contradicted, "number_mismatch"
-            check.deciding, check.joined = replace(rival, cited=deciding.cited), []
-            check.related = [deciding, *(s for s in check.related if s is not deciding)]
-            check.note = "the paper gives another value for this number"
+            _rival_decides(check, f, replace(rival, cited=deciding.cited))
             return True
         if found not in naming:
             naming.append(replace(found, cited=deciding.cited))
@@ -665,6 +654,90 @@ def name_gaps(check: ClaimCheck, sentences: Sequence[Span], cfg: VerifySettings)
     check.joined = [*(check.joined or [deciding]), *(s for s in naming if s not in check.joined)]
     check.note = "the paper states the rest of the claim in the sentences shown"
     return True
+
+
+def _rival_decides(check: ClaimCheck, f: Any, rival: Span) -> None:
+    """Contradicted by `rival`, a sentence of the paper that gives another value for the
+    claim's number of finding `f`, a number the paper never states (in place)."""
+    from sciverify.entail.quantities import check_numbers
+
+    claim, d, deciding = check.claim.text, check.decision, check.deciding
+    conflicts = tuple(
+        g
+        for g in check_numbers(claim, rival.text)
+        if g.effect == "contradict" and g.claim_span == f.claim_span
+    )
+    check.decision = Decision(
+        Status.contradicted,
+        d.confidence if d is not None else rival.relevance,
+        f"{conflicts[0].message} (another sentence of the paper; the paper never "
+        f"states {f.claim_text!r})",
+        d.probs if d is not None else None,
+        conflicts,
+        evidence_index=0,
+    )
+    check.status, check.finding = Status.contradicted, "number_mismatch"
+    check.deciding, check.joined = rival, []
+    if deciding is not None:
+        check.related = [deciding, *(s for s in check.related if s is not deciding)]
+    check.note = "the paper gives another value for this number"
+
+
+def changed_figure(check: ClaimCheck, sentences: Sequence[Span]) -> bool:
+    """Contradicted when a claim left unverifiable gives a number that its cited paper never
+    states, and a sentence of that paper sharing at least `_RIVAL_SHARED` other words with the
+    claim gives another value for it (in place): "fitted to 192 supernovae from the Riess gold
+    sample" against "The supernova data consists of 182 supernovae from the Riess gold sample",
+    too few of the claim's words in one sentence for it to count as evidence otherwise."""
+    from sciverify.entail.quantities import check_numbers
+
+    if check.status != Status.unverifiable or not check.cited_papers or check.missing:
+        return False
+    claim = check.claim.text
+    claim_stems = set(lx.content_stems(lx.words(claim)))
+    cited = set(check.cited_papers)
+    paper = [s for s in sentences if s.paper_id in cited]
+    for f in check_numbers(claim, ""):
+        if f.effect != "partial" or _stated_anywhere(claim, f, paper):
+            continue
+        found, rival = _naming_sentence(claim, claim_stems, f, paper)
+        if found is None and rival is not None and _near_value(claim, f, rival.text):
+            _rival_decides(check, f, replace(rival, relevance=relevance(claim, rival.text)))
+            return True
+    return False
+
+
+def _stated_anywhere(claim: str, f: Any, paper: Sequence[Span]) -> bool:
+    """Whether some sentence of the paper states the number of finding `f` in any format
+    ("1,000" as "1000")."""
+    from sciverify.entail.quantities import check_numbers
+
+    digits = re.sub(r"\D", "", f.claim_text)
+    return any(
+        g.effect == "ok" and g.claim_span == f.claim_span
+        for s in paper
+        if digits and digits in re.sub(r"\D", "", s.text)
+        for g in check_numbers(claim, s.text)
+    )
+
+
+def _near_value(claim: str, f: Any, evidence: str) -> bool:
+    """Whether the evidence's rival for the number of finding `f` is of the same order of
+    magnitude: a changed figure ("192 supernovae" for 182, "41% higher" for 71%), not another
+    measure that happens to sit in the same place ("29 for the noun" against "0.04 for
+    prepositions")."""
+    from sciverify.entail.quantities import check_numbers, parse_quantities
+
+    mine = next((q for q in parse_quantities(claim) if q.span == f.claim_span), None)
+    spans = [
+        g.evidence_span
+        for g in check_numbers(claim, evidence)
+        if g.effect == "contradict" and g.claim_span == f.claim_span
+    ]
+    theirs = next((q for q in parse_quantities(evidence) if spans and q.span == spans[0]), None)
+    if mine is None or theirs is None or not mine.value or not theirs.value:
+        return False
+    return 0.1 <= mine.value / theirs.value <= 10
 
 
 def _naming_sentence(

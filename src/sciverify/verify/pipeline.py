@@ -21,7 +21,13 @@ from sciverify.verify import cards as cardmod
 from sciverify.verify.claims import Claim, extract_claims
 from sciverify.verify.classify import paragraph_type
 from sciverify.verify.consistency import consistency_cards
-from sciverify.verify.decision import judge, model_spans, name_gaps, wants_naming
+from sciverify.verify.decision import (
+    changed_figure,
+    judge,
+    model_spans,
+    name_gaps,
+    wants_naming,
+)
 from sciverify.verify.evidence import (
     ClaimCheck,
     PaperSentences,
@@ -201,6 +207,10 @@ def run(
         for check in batch:
             if wants_naming(check) and check.deciding is not None:
                 name_gaps(check, papers(check.deciding.paper_id), cfg)
+            elif check.status == Status.unverifiable and check.claim.numbers:
+                changed_figure(
+                    check, [s for p in sorted(set(check.cited_papers)) for s in papers(p)]
+                )
             _closest_cited(check, papers)
         seconds["entail"] += time.perf_counter() - t
         progress.advance(len(batch))
