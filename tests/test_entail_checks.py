@@ -2170,3 +2170,23 @@ def test_a_figure_changed_in_a_list_is_read_against_the_figure_in_its_place() ->
     three = "They randomized 62 through primary care, 31 through the SSS and 6 through other approaches."
     (six,) = [f for f in check_numbers(three, recruited) if f.claim_text == "6"]
     assert six.effect == "partial"
+
+
+def test_a_word_that_narrows_the_population_is_a_condition_the_claim_can_drop() -> None:
+    # Trials 2015 (recruiting smokers into a pilot trial), abstract conclusions.
+    evidence = (
+        "Conclusions: Mailed invitations, and follow-up, from health professionals was an "
+        "effective method of recruiting disadvantaged smokers into a trial of an exercise "
+        "intervention to aid smoking reduction."
+    )
+    claim = (
+        "Mailed invitations followed up by health professionals are an effective method of "
+        "recruiting smokers into clinical trials."
+    )
+    (dropped,) = [f for f in check_conditions(claim, evidence) if f.effect == "partial"]
+    assert dropped.evidence_text == "disadvantaged smokers"
+    kept = claim.replace("recruiting smokers", "recruiting disadvantaged smokers")
+    assert not [f for f in check_conditions(kept, evidence) if f.effect == "partial"]
+    # A claim that narrows the population in words of its own is the entity check's business.
+    own = claim.replace("recruiting smokers", "recruiting heavy smokers")
+    assert not [f for f in check_conditions(own, evidence) if f.effect == "partial"]

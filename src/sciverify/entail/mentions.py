@@ -349,6 +349,11 @@ _POPULATION = (
     r"subjects|smokers|survivors|elderly|pregnant women|girls|boys|veterans|volunteers|"
     r"males|females|juveniles"
 )
+_QUALIFIERS = (
+    r"disadvantaged|deprived|low-income|overweight|obese|pregnant|elderly|older|frail|"
+    r"critically ill|hospitali[sz]ed|preterm|premature|diabetic|hypertensive|postmenopausal|"
+    r"premenopausal|treatment-naive|high-risk|low-risk|heavy|light|healthy|young|younger"
+)
 _CONDITIONS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("setting", re.compile(r"\bin\s+(?:vitro|vivo|silico|situ)\b", re.IGNORECASE)),
     (
@@ -362,6 +367,16 @@ _CONDITIONS: tuple[tuple[str, re.Pattern[str]], ...] = (
         re.compile(
             rf"\b(?:in|among|for)\s+(?:[\w-]+\s+){{0,3}}?(?:{_POPULATION})"
             r"(?:\s+(?:with|aged|under|over|older than|younger than|who|without)\s+[^,;.()]{1,40})?",
+            re.IGNORECASE,
+        ),
+    ),
+    # "recruiting disadvantaged smokers", "overweight or obese pregnant women": a word that
+    # narrows the population (the claim that names the population without it drops it).
+    (
+        "qualifier",
+        re.compile(
+            rf"\b(?:{_QUALIFIERS})(?:\s+(?:or|and)\s+(?:{_QUALIFIERS}))?\s+"
+            rf"(?:(?:{_QUALIFIERS})\s+)?(?:{_POPULATION})\b",
             re.IGNORECASE,
         ),
     ),
@@ -483,13 +498,16 @@ def _conditions(text: str) -> list[tuple[str, tuple[int, int], set[str]]]:
             }
             if kind in ("age", "temperature"):  # the number is the condition
                 keys = set(re.findall(r"\d+(?:\.\d+)?", m.group()))
+            elif kind == "qualifier":  # the narrowing words, not the population they narrow
+                keys = {w.stem for w in lx.words(m.group())[:-1] if w.lower not in lx.STOPWORDS}
             out.append((kind, m.span(), keys))
     return out
 
 
 def conditions_in(text: str) -> list[tuple[str, str]]:
     """The conditions a text states, as (kind, words) in text order: setting, species,
-    population, circumstance, dataset, temperature, age, presence."""
+    population, qualifier, circumstance, subset, context, origin, exception, restriction,
+    dataset, temperature, age, presence, clause."""
     found = sorted((span, kind) for kind, span, _keys in _conditions(text))
     return [(kind, text[s:e]) for (s, e), kind in found]
 
@@ -585,6 +603,14 @@ def check_conditions(claim: str, evidence: str) -> list[Finding]:
             continue
         if any(a <= span[0] < b for a, b in tails):
             continue
+        if kind == "qualifier":
+            head = lx.words(evidence[span[0] : span[1]])[-1].stem
+            if not _mentions({head}, c_stems) or any(
+                k == kind and lx.words(claim[a:b])[-1].stem == head for k, (a, b), _ in c_conds
+            ):
+                # A claim about another population, or one it narrows in words of its own
+                # ("critically ill patients" where the evidence has "hospitalised patients").
+                continue
         if kind == "setting" and both_settings and keys <= _CONFLICTING_SETTINGS:
             continue
         said = evidence[span[0] : span[1]]
