@@ -2190,3 +2190,19 @@ def test_a_word_that_narrows_the_population_is_a_condition_the_claim_can_drop() 
     # A claim that narrows the population in words of its own is the entity check's business.
     own = claim.replace("recruiting smokers", "recruiting heavy smokers")
     assert not [f for f in check_conditions(own, evidence) if f.effect == "partial"]
+
+
+def test_a_finding_the_evidence_confines_to_one_case_is_not_said_of_both() -> None:
+    # Robust matrix decomposition (Agarwal, Negahban and Wainwright), abstract.
+    evidence = (
+        "Our theory yields Frobenius norm error bounds for both deterministic and stochastic "
+        "noise matrices, and in the latter case, they are minimax optimal."
+    )
+    claim = (
+        "Their Frobenius norm error bounds cover both deterministic and stochastic noise "
+        "matrices and are minimax optimal in both cases."
+    )
+    (wider,) = [f for f in check_conditions(claim, evidence) if f.effect == "partial"]
+    assert (wider.claim_text, wider.evidence_text) == ("in both cases", "in the latter case")
+    narrow = claim.replace("in both cases", "for stochastic noise")
+    assert not [f for f in check_conditions(narrow, evidence) if f.effect == "partial"]

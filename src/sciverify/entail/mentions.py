@@ -533,7 +533,31 @@ _WIDE_WORDS = re.compile(
 )
 
 
+# "in both cases" against "and in the latter case, they are minimax optimal": the evidence
+# confines to one case what the claim says of all of them.
+_EVERY_CASE = re.compile(
+    r"\b(?:in|for) (?:both|all|either|each|every) (?:cases?|settings?)\b", re.IGNORECASE
+)
+_ONE_CASE = re.compile(
+    r"\b(?:in|for) the (?:latter|former|first|second|third|last) (?:case|setting)\b", re.IGNORECASE
+)
+
+
 def _widened(claim: str, evidence: str) -> list[Finding]:
+    every = _EVERY_CASE.search(claim)
+    one = _ONE_CASE.search(evidence) if every else None
+    if every is not None and one is not None:
+        return [
+            lx.finding(
+                "condition",
+                "partial",
+                f"the claim says {every.group()!r}; the evidence says {one.group()!r}",
+                claim,
+                evidence,
+                every.span(),
+                one.span(),
+            )
+        ]
     m = _WIDENED.search(claim)
     if m is None or _WIDE_WORDS.search(evidence):
         return []
