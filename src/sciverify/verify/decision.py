@@ -307,16 +307,17 @@ def _numbers_in_paper(check: ClaimCheck) -> bool:
 
 
 def _related_span(check: ClaimCheck, cfg: VerifySettings) -> Span | None:
-    """The sentence about the same thing as the claim: one of the top three that states one
-    of the claim's precise values ("10.05 mg/l") exactly, which ties it to the same
-    measurement whatever else it says (a caption that names the measure ties it less), else
-    the most relevant one when it is relevant enough."""
+    """The sentence about the same thing as the claim: one of the top three candidates that
+    states one of the claim's precise values ("10.05 mg/l", "0.78-0.89") exactly, which ties
+    it to the same measurement however few of the claim's other words it shares (a caption
+    that names the measure ties it less), else the most relevant one when it is relevant
+    enough."""
     from sciverify.entail.quantities import check_numbers
 
     if not check.spans:
         return None
     for span in check.spans[:3]:
-        if span.relevance >= cfg.thresholds.min_relevance and any(
+        if span.relevance >= cfg.min_candidate_relevance and any(
             f.effect == "ok" and precise_figures(f.claim_text)
             for f in check_numbers(check.claim.text, span.text)
         ):
