@@ -979,6 +979,13 @@ def test_semicolon_clauses_and_precise_figures() -> None:
         "3.2",
         "1234",
     }
+    # so do numbers with thousands separators, whole ("748 of the resulting 1,000 sites")
+    assert precise_figures("748 of the resulting 1,000 sites and 12,345,678 tokens") == {
+        "748",
+        "1,000",
+        "12,345,678",
+    }
+    assert precise_figures("1,5 and 12,34") == set()  # a decimal comma is no separator
 
 
 def test_a_table_row_is_not_offered_as_a_wording() -> None:

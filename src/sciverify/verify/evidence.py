@@ -407,8 +407,12 @@ def spans_of(claim: str, hits: list[tuple[Any, bool]], seen: set[str]) -> list[S
 
 
 # A figure precise enough to tie a sentence to the claim's measurement: a decimal ("10.05",
-# "0.83") or a number of three or more digits that is not a year.
-_FIGURE = re.compile(r"(?<![\d.,])(?:\d+[.·]\d+|(?!(?:19|20)\d\d(?!\d))\d{3,})(?![\d]|[.,]\d)")
+# "0.83"), a number with thousands separators ("1,000") or a number of three or more digits
+# that is not a year.
+_FIGURE = re.compile(
+    r"(?<![\d.,])(?:\d{1,3}(?:,\d{3})+(?!\d)|\d+[.·]\d+|(?!(?:19|20)\d\d(?!\d))\d{3,})"
+    r"(?![\d]|[.,]\d)"
+)
 _FIGURE_SENTENCES = 2  # at most this many per claim
 
 
