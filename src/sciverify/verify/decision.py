@@ -684,22 +684,22 @@ def _rival_decides(check: ClaimCheck, f: Any, rival: Span) -> None:
     check.note = "the paper gives another value for this number"
 
 
-def changed_figure(check: ClaimCheck, sentences: Sequence[Span]) -> bool:
-    """Contradicted when a claim left unverifiable gives a number that its cited paper never
-    states, and a sentence of that paper sharing at least `_RIVAL_SHARED` other words with the
-    claim gives another value for it (in place): "fitted to 192 supernovae from the Riess gold
-    sample" against "The supernova data consists of 182 supernovae from the Riess gold sample",
-    too few of the claim's words in one sentence for it to count as evidence otherwise."""
+def changed_figure(check: ClaimCheck, paper: Sequence[Span]) -> bool:
+    """Contradicted when a claim left unverifiable gives a number that its cited papers (whose
+    sentences are `paper`) never state, and a sentence of theirs sharing at least
+    `_RIVAL_SHARED` other words with the claim gives another value for it (in place): "fitted
+    to 192 supernovae from the Riess gold sample" against "The supernova data consists of 182
+    supernovae from the Riess gold sample", too few of the claim's words in one sentence for it
+    to count as evidence otherwise."""
     from sciverify.entail.quantities import check_numbers
 
     if check.status != Status.unverifiable or not check.cited_papers or check.missing:
         return False
     claim = check.claim.text
     claim_stems = set(lx.content_stems(lx.words(claim)))
-    cited = set(check.cited_papers)
-    paper = [s for s in sentences if s.paper_id in cited]
+    digits = [re.sub(r"\D", "", s.text) for s in paper]
     for f in check_numbers(claim, ""):
-        if f.effect != "partial" or _stated_anywhere(claim, f, paper):
+        if f.effect != "partial" or _stated_anywhere(claim, f, paper, digits):
             continue
         found, rival = _naming_sentence(claim, claim_stems, f, paper)
         if found is None and rival is not None and _near_value(claim, f, rival.text):
@@ -708,16 +708,16 @@ def changed_figure(check: ClaimCheck, sentences: Sequence[Span]) -> bool:
     return False
 
 
-def _stated_anywhere(claim: str, f: Any, paper: Sequence[Span]) -> bool:
-    """Whether some sentence of the paper states the number of finding `f` in any format
-    ("1,000" as "1000")."""
+def _stated_anywhere(claim: str, f: Any, paper: Sequence[Span], digits: Sequence[str]) -> bool:
+    """Whether some sentence of the paper (`digits`: the digits of each) states the number of
+    finding `f` in any format ("1,000" as "1000")."""
     from sciverify.entail.quantities import check_numbers
 
-    digits = re.sub(r"\D", "", f.claim_text)
-    return any(
+    mine = re.sub(r"\D", "", f.claim_text)
+    return bool(mine) and any(
         g.effect == "ok" and g.claim_span == f.claim_span
-        for s in paper
-        if digits and digits in re.sub(r"\D", "", s.text)
+        for s, d in zip(paper, digits, strict=True)
+        if mine in d
         for g in check_numbers(claim, s.text)
     )
 
