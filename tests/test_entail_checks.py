@@ -2206,3 +2206,26 @@ def test_a_finding_the_evidence_confines_to_one_case_is_not_said_of_both() -> No
     assert (wider.claim_text, wider.evidence_text) == ("in both cases", "in the latter case")
     narrow = claim.replace("in both cases", "for stochastic noise")
     assert not [f for f in check_conditions(narrow, evidence) if f.effect == "partial"]
+
+
+def test_a_claim_is_not_stronger_than_evidence_that_uses_its_verb_in_another_form() -> None:
+    # Scheduling problems in transportation networks of line topology, section 3: "we show"
+    # opens the sentence, but the policy is what the authors "prove" optimal.
+    evidence = (
+        "In this section we show that no on-line algorithm exists for optimally solving the "
+        "two-directional version of the MinSum problem, and base a 2-approximation algorithm on "
+        "the ShortestToGo policy (STG for short), which we prove to be and optimal on-line "
+        "algorithm for the uni-directional version of the problem."
+    )
+    claim = (
+        "For MinSum, the local ShortestToGo policy, which lets the car with the least remaining "
+        "distance cross first, is proved optimal when all cars move in one direction."
+    )
+    assert check_hedging(claim, evidence) == []
+    shown = (
+        "In this section we show that the ShortestToGo policy is an optimal on-line algorithm "
+        "for the uni-directional version of the MinSum problem, where all cars move in one "
+        "direction."
+    )
+    (stronger,) = check_hedging(claim, shown)
+    assert (stronger.claim_text, stronger.evidence_text) == ("proved", "show")

@@ -619,10 +619,10 @@ def check_hedging(claim: str, evidence: str) -> list[Finding]:
     if c_level <= e_level:
         return []
     if c_span and (
-        claim[c_span[0] : c_span[1]].lower() in {w.lower for w in lx.words(scope)}
+        lx.stem(claim[c_span[0] : c_span[1]].lower()) in {w.stem for w in lx.words(scope)}
         or _same_phrase(claim, c_span, evidence)
     ):
-        return []  # the evidence says it too: "always stable ... regardless of"
+        return []  # the evidence says it too: "always stable ... regardless of", "we prove"
     c_word = claim[c_span[0] : c_span[1]] if c_span else "a plain assertion"
     e_word = evidence[e_span[0] : e_span[1]] if e_span else "a plain assertion"
     if e_word.lower() in _DEONTIC and _RECOMMENDS.search(claim):
