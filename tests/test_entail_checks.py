@@ -2229,3 +2229,26 @@ def test_a_claim_is_not_stronger_than_evidence_that_uses_its_verb_in_another_for
     )
     (stronger,) = check_hedging(claim, shown)
     assert (stronger.claim_text, stronger.evidence_text) == ("proved", "show")
+
+
+def test_an_interval_of_another_estimate_is_no_changed_interval() -> None:
+    # BMC Medicine 2014 (LIMIT trial, diet and physical activity), abstract and Table 6: the
+    # claim reports the household-activity result, the sentence the total-activity one.
+    total = (
+        "Women randomised to Lifestyle Advice also demonstrated greater total physical activity "
+        "(adjusted difference in means 359.76 metabolic equivalent task units (MET) "
+        "minutes/week; 95% CI 74.87 to 644.65; P = 0.01) compared with women receiving "
+        "Standard Care."
+    )
+    claim = (
+        "Compared with Standard Care, women receiving Lifestyle Advice increased their "
+        "household activity by an adjusted 265.60 MET-minutes per week (95% CI 61.36 to 469.84)."
+    )
+    assert {f.effect for f in check_numbers(claim, total)} == {"partial"}
+    # Read together with the table row that gives the claim's result, still no conflict.
+    row = "0.01 265.60 (61.36 to 469.84)"
+    assert "contradict" not in {f.effect for f in check_numbers(claim, f"{total} {row}")}
+    # The same estimate with another interval is a changed interval.
+    changed = claim.replace("265.60", "359.76")
+    (interval,) = [f for f in check_numbers(changed, total) if f.claim_text.startswith("95%")]
+    assert interval.effect == "contradict"

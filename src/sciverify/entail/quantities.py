@@ -458,7 +458,9 @@ def check_numbers(claim: str, evidence: str) -> list[Finding]:
         elif q.kind == "p":
             out.append(_check_p(q, [e for e in ev if e.kind == "p"], claim, evidence))
         elif q.kind == "ci":
-            out.append(_check_ci(q, [e for e in ev if e.kind == "ci"], claim, evidence))
+            out.append(
+                _check_ci(q, [e for e in ev if e.kind == "ci"], claim, evidence, claimed, ev)
+            )
         elif q.kind == "n":
             out.append(_check_n(q, ev, claim, evidence))
         else:
@@ -964,7 +966,14 @@ def _check_p(q: Quantity, ev: list[Quantity], claim: str, evidence: str) -> Find
     )
 
 
-def _check_ci(q: Quantity, ev: list[Quantity], claim: str, evidence: str) -> Finding:
+def _check_ci(
+    q: Quantity,
+    ev: list[Quantity],
+    claim: str,
+    evidence: str,
+    claimed: Sequence[Quantity] = (),
+    values: Sequence[Quantity] = (),
+) -> Finding:
     said = q.text_of(claim)
     same_level = [e for e in ev if e.level == q.level]
     for e in same_level:
@@ -972,7 +981,7 @@ def _check_ci(q: Quantity, ev: list[Quantity], claim: str, evidence: str) -> Fin
             return lx.finding(
                 "number", "ok", f"{said} matches the evidence", claim, evidence, q.span, e.span
             )
-    if len(same_level) == 1:
+    if len(same_level) == 1 and not _other_estimate(q, same_level[0], claimed, values):
         e = same_level[0]
         return lx.finding(
             "number",
@@ -985,6 +994,39 @@ def _check_ci(q: Quantity, ev: list[Quantity], claim: str, evidence: str) -> Fin
         )
     return lx.finding(
         "number", "partial", f"the claim's {said} is not in the evidence", claim, evidence, q.span
+    )
+
+
+_ESTIMATE_GAP = 80  # characters from an estimate to the interval that follows it
+
+
+def _estimate_of(ci: Quantity, quantities: Sequence[Quantity]) -> Quantity | None:
+    """The value an interval belongs to: the one just before it ("265.60 MET-minutes per week
+    (95% CI 61.36 to 469.84)")."""
+    before = [
+        v
+        for v in quantities
+        if v.kind == "value" and v.span[1] <= ci.span[0] <= v.span[1] + _ESTIMATE_GAP
+    ]
+    return max(before, key=lambda v: v.span[1]) if before else None
+
+
+def _other_estimate(
+    q: Quantity, e: Quantity, claimed: Sequence[Quantity], values: Sequence[Quantity]
+) -> bool:
+    """Whether the claim's interval `q` and the evidence's `e` follow two different estimates
+    ("household activity by an adjusted 265.60 MET-minutes per week (95% CI 61.36 to 469.84)"
+    against "total physical activity (adjusted difference in means 359.76 ...; 95% CI 74.87 to
+    644.65)"): another result of the paper, not a changed interval of this one. The claim's
+    estimate shortly before `e` is the same result said another way ("a 71% reduction in risk
+    (adjusted OR, 0.29; 95% CI ...)")."""
+    mine, theirs = _estimate_of(q, claimed), _estimate_of(e, values)
+    if mine is None or theirs is None or _same_values(mine, theirs):
+        return False
+    return not any(
+        _same_values(mine, v) and v.span[1] <= e.span[0] <= v.span[1] + 2 * _ESTIMATE_GAP
+        for v in values
+        if v.kind == "value"
     )
 
 
