@@ -397,6 +397,12 @@ def same_number(a: float, b: float, dec_a: int, dec_b: int) -> bool:
     return abs(a - b) <= tol + 1e-12
 
 
+def same_order(a: float, b: float) -> bool:
+    """`a` and `b` are of one sign and within a factor of ten of each other: a changed figure
+    ("192" for 182, "3.8" for 3.2), not another measure that happens to stand in its place."""
+    return bool(b) and 0.1 <= a / b <= 10
+
+
 # Measurement units specific enough that one shared context word makes two numbers rivals.
 _PHYSICAL_UNITS = frozenset(
     canon_unit(u)
@@ -879,7 +885,7 @@ def _series_slot(q: Quantity, ev: list[Quantity], claimed: list[Quantity]) -> Qu
         or q.unit not in ("", slot.unit)
         or slot.high is not None
         or any(_same_values(c, slot) for c in claimed)
-        or not 0.1 <= (q.value / slot.value if slot.value else 0.0) <= 10
+        or not same_order(q.value, slot.value)
     ):
         return None
     if k + 1 < len(mine) and place(mine[k + 1]) != i + 2:
@@ -971,8 +977,8 @@ def _check_ci(
     ev: list[Quantity],
     claim: str,
     evidence: str,
-    claimed: Sequence[Quantity] = (),
-    values: Sequence[Quantity] = (),
+    claimed: Sequence[Quantity],
+    values: Sequence[Quantity],
 ) -> Finding:
     said = q.text_of(claim)
     same_level = [e for e in ev if e.level == q.level]

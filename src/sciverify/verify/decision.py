@@ -727,7 +727,7 @@ def _near_value(claim: str, f: Any, evidence: str) -> bool:
     magnitude: a changed figure ("192 supernovae" for 182, "41% higher" for 71%), not another
     measure that happens to sit in the same place ("29 for the noun" against "0.04 for
     prepositions")."""
-    from sciverify.entail.quantities import check_numbers, parse_quantities
+    from sciverify.entail.quantities import check_numbers, parse_quantities, same_order
 
     mine = next((q for q in parse_quantities(claim) if q.span == f.claim_span), None)
     spans = [
@@ -736,9 +736,7 @@ def _near_value(claim: str, f: Any, evidence: str) -> bool:
         if g.effect == "contradict" and g.claim_span == f.claim_span
     ]
     theirs = next((q for q in parse_quantities(evidence) if spans and q.span == spans[0]), None)
-    if mine is None or theirs is None or not mine.value or not theirs.value:
-        return False
-    return 0.1 <= mine.value / theirs.value <= 10
+    return mine is not None and theirs is not None and same_order(mine.value, theirs.value)
 
 
 def _naming_sentence(
