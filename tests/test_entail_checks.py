@@ -342,6 +342,23 @@ def test_hedge_of_an_appended_inference_does_not_weaken_the_finding() -> None:
     ]
 
 
+def test_appear_as_come_into_view_is_no_hedge() -> None:
+    # Baldassarri et al. (dense dynamic random graphs), p. 1: edges that appear and disappear.
+    ev = (
+        "In particular, edges appear and disappear over time depending on the states of the two "
+        "connected vertices, on how long they have been infected, and on the total density of "
+        "susceptible and infected vertices."
+    )
+    claim = (
+        "Edges switch on and off over time depending on the states of the two connected "
+        "vertices and on how long they have been infected."
+    )
+    assert check_hedging(claim, ev) == []
+    # "appear to" still hedges the same finding.
+    seems = ev.replace("appear and disappear", "appear to switch")
+    assert [f.evidence_text for f in check_hedging(claim, seems)] == ["appear"]
+
+
 def test_a_hedge_in_a_clause_the_claim_does_not_restate_does_not_weaken_it() -> None:
     # Futoma et al. 2017, p. 7: the hedge-like word sits in a side clause about the labels.
     ev = (
@@ -393,6 +410,16 @@ def test_could_of_what_was_seen_or_done_is_no_hedge() -> None:
     maybe = "Haptic feedback could evoke a smaller P300 amplitude than visual feedback."
     assert [f.evidence_text for f in check_hedging(claim, maybe)] == ["could"]
     assert check_hedging(claim, seen.replace("observed", "explained by attention")) != []
+
+
+def test_a_quality_and_its_adjective_are_one_target_of_a_direction() -> None:
+    # Wellawatte et al. 2023, p. 16: "adding rings structures makes the molecule less soluble".
+    ev = "Adding rings structures makes the molecule less soluble."
+    found = check_comparatives("Adding ring structures increases solubility.", ev)
+    assert [(f.effect, f.claim_text, f.evidence_text) for f in found] == [
+        ("contradict", "increases", "less")
+    ]
+    assert check_comparatives("Adding ring structures lowers solubility.", ev) == []
 
 
 def test_maximise_against_minimise_is_a_reversed_direction() -> None:

@@ -419,9 +419,23 @@ def _adjectival(ws: list[lx.Word], i: int) -> bool:
     if w in ("indicate", "indicates", "indicated"):
         # "Local data indicated that ...": records report a figure; no hedge.
         return before in _RECORDS
+    if w in ("appear", "appears", "appeared"):
+        # "edges appear and disappear over time", "first appeared in 2001": what comes into
+        # view, not a hedge; "appears to", "it appears that", "appeared safe" hedge.
+        ends = i + 1 == len(ws) or ws[i + 1].start > ws[i].end + 1  # ".", ", and"
+        return ends or after in _APPEAR_PLAIN
     if w not in ("confirmed", "suspected"):
         return False
     return before not in _AUX and after != "that"
+
+
+# Words after "appear" that make it "come into view" rather than "seem".
+_APPEAR_PLAIN = frozenset(
+    lx.split_words(
+        """and or in on at as after before during within from when where first only again
+    over under between among across near alongside"""
+    )
+)
 
 
 _RESPONDENTS = frozenset(
@@ -802,9 +816,28 @@ def _same_target(a: _Cue, b: _Cue) -> bool:
 
 def _shared(mine: set[str], theirs: set[str]) -> set[str]:
     """The stems of `mine` that `theirs` has too, "sensitivity" and "sensitive" alike (the
-    first seven letters of two long stems)."""
+    first seven letters of two long stems), "solubility" and "soluble" too (the noun of a
+    quality read as its adjective)."""
     long = {t[:7] for t in theirs if len(t) >= 7}
-    return {m for m in mine if m in theirs or (len(m) >= 7 and m[:7] in long)}
+    bases = {_quality_base(t) for t in theirs}
+    return {
+        m
+        for m in mine
+        if m in theirs or (len(m) >= 7 and m[:7] in long) or _quality_base(m) in bases
+    }
+
+
+# The endings of a quality noun and of its adjective: "solubility" / "soluble".
+_QUALITY_ENDINGS = (("bility", "bl"), ("icity", "ic"), ("ivity", "iv"), ("idity", "id"))
+
+
+def _quality_base(stem: str) -> str:
+    """The adjective's stem of a quality noun's stem (solubility -> solubl, toxicity -> toxic,
+    sensitivity -> sensitiv, acidity -> acid); any other stem as it is."""
+    for noun, adjective in _QUALITY_ENDINGS:
+        if stem.endswith(noun) and len(stem) - len(noun) >= 2:
+            return stem[: -len(noun)] + adjective
+    return stem
 
 
 _GENERIC_TARGETS = frozenset(
