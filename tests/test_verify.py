@@ -21,11 +21,13 @@ from sciverify.verify.settings import VerifySettings
 
 REPO = Path(__file__).resolve().parents[1]
 DRAFTS = Path(__file__).parent / "drafts"
-# The five sample papers plus the three other papers the drafts are written about.
+# The five sample papers plus the three other papers the drafts are written about, and one
+# whose title page is garbled (no title, no authors in its metadata).
 EXTRA_PDFS = (
     "cer__test5_hpylori_iron_anaemia.pdf",
     "norma__bmcmed2014_obesity.pdf",
     "sp__map-reduce.pdf",
+    "norma__f1000research_3_305_garbled_header.pdf",
 )
 DRAFT_NAMES = ("medical_review", "ecology_review", "engineering_review")
 
@@ -154,6 +156,27 @@ def test_author_year_citations_tolerate_corpus_years(corpus: Path) -> None:
         other = Resolver(store, references=[entry])._lookup("author_year", "smith:2008")
     assert exact.paper_ids == listed.paper_ids == near.paper_ids == (work["paper_id"],)
     assert far.paper_ids == () and other.paper_ids == ()
+
+
+def test_a_reference_finds_the_paper_whose_title_page_is_garbled(corpus: Path) -> None:
+    from sciverify.verify.citations import Resolver
+
+    entry = (
+        "1. Leal GM, Leal WS. Binding of a fluorescence reporter and a ligand to an "
+        "odorant-binding protein of the yellow fever mosquito, Aedes aegypti. "
+        "F1000Research 3:305. 2014."
+    )
+    other = (
+        "2. Okafor CE, Lindqvist M. Binding of a fluorescence reporter to a protein of the "
+        "house fly, Musca domestica. Insect Biochemistry 12:1-9. 2014."
+    )
+    with sv.open_store(corpus, read_only=True) as store:
+        (work,) = store.rows("SELECT paper_id, title FROM works WHERE paper_id LIKE '%f1000%5879%'")
+        resolver = Resolver(store, references=[entry, other])
+        found, missing = resolver._lookup("numeric", "1"), resolver._lookup("numeric", "2")
+    assert work["title"] is None  # the garbled page gives no title to match
+    assert found.paper_ids == (work["paper_id"],)
+    assert missing.paper_ids == ()
 
 
 def test_summary_counts_and_timings(results: dict[str, VerifyResult]) -> None:

@@ -300,6 +300,7 @@ class Resolver:
             number = re.match(r"^\s*\[?(\d{1,4})[\].)]?\s", raw)
             self._refs[number.group(1) if number else str(n)] = parse_reference(raw)
         self._cache: dict[tuple[str, str], Source] = {}
+        self._untitled_text: dict[str, frozenset[str]] | None = None
 
     def works(self) -> list[dict[str, Any]]:
         if self._works is None:
@@ -342,6 +343,9 @@ class Resolver:
             hits = [w["paper_id"] for w in works if w["ntitle"] and _same_title(nt, w["ntitle"])]
             if hits:
                 return tuple(hits)
+            hits = self._untitled(nt)
+            if hits:
+                return hits
         if surname:
             hits = [
                 w["paper_id"]
@@ -350,6 +354,34 @@ class Resolver:
             ]
             return tuple(hits)
         return ()
+
+    def _untitled(self, title: str) -> tuple[str, ...]:
+        """The one work without a title (a garbled or scanned title page gives none) whose text
+        holds nearly every content word of the reference's `title` (normalised, five words or
+        more; the title's own spelling, "Aedes aegypti", may be on the garbled page only):
+        otherwise each claim citing it would read as citing a paper the corpus lacks."""
+        words = {w for w in title.split() if w not in _TITLE_STOPWORDS and len(w) > 2}
+        if len(words) < _UNTITLED_MIN_WORDS:
+            return ()
+        if self._untitled_text is None:
+            from sciverify.ingest.identity import normalise_title
+
+            untitled = [w["paper_id"] for w in self.works() if not w["ntitle"]]
+            rows = (
+                self._store.rows(
+                    "SELECT paper_id, string_agg(text, ' ') AS text FROM chunks"
+                    f" WHERE paper_id IN ({', '.join('?' * len(untitled))}) GROUP BY paper_id",
+                    untitled,
+                )
+                if untitled
+                else []
+            )
+            self._untitled_text = {
+                r["paper_id"]: frozenset(normalise_title(r["text"]).split()) for r in rows
+            }
+        need = _UNTITLED_SHARE * len(words)
+        hits = tuple(pid for pid, text in self._untitled_text.items() if len(words & text) >= need)
+        return hits if len(hits) == 1 else ()
 
     def _titled_in(self, raw: str) -> tuple[str, ...]:
         """Works whose whole title (three words or more) appears in a reference entry."""
@@ -418,6 +450,14 @@ class Resolver:
         if style == "doi":
             return Source(key, f"doi:{key}", self._by(doi=key))
         return Source(key, f"arXiv:{key}", self._by(arxiv=key))
+
+
+# Words of a title that say nothing of which paper it is.
+_TITLE_STOPWORDS = frozenset(
+    split_words("the and for with from into onto over under via its their this that are was")
+)
+_UNTITLED_MIN_WORDS = 5
+_UNTITLED_SHARE = 0.85
 
 
 def _last(author: str) -> str:
