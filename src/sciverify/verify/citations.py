@@ -343,9 +343,9 @@ class Resolver:
             hits = [w["paper_id"] for w in works if w["ntitle"] and _same_title(nt, w["ntitle"])]
             if hits:
                 return tuple(hits)
-            hits = self._untitled(nt)
-            if hits:
-                return hits
+            untitled = self._untitled(nt)
+            if untitled:
+                return untitled
         if surname:
             hits = [
                 w["paper_id"]
