@@ -2022,6 +2022,17 @@ def test_an_adjective_between_a_number_and_its_unit() -> None:
     ]
 
 
+def test_a_unit_that_opens_a_compound_word_is_the_unit() -> None:
+    # Frazier et al. 2015, p. 4: "over 12.1 years-at-liberty this shark grew 28 mm".
+    found = parse_quantities("over 12.1 years-at-liberty this shark grew 28 mm")
+    assert [(q.value, q.unit) for q in found] == [(12.0 + 0.1, "year"), (28.0, "mm")]
+    claim = "Over its 12.1 years at liberty it grew only 28 mm."
+    ev = "over 12.1 years-at-liberty this shark grew 28 mm (2.3 mm/year)."
+    assert {f.effect for f in check_numbers(claim, ev)} == {"ok"}
+    # A one-letter unit is a letter in a compound: "s-shaped" is no second.
+    assert [q.unit for q in parse_quantities("5 s-shaped curves")] != ["s"]
+
+
 def test_what_respondents_suggested_is_an_answer_not_a_hedge() -> None:
     # Barriers to quality improvement at Kamuzu Central Hospital, Malawi, p. 3.
     ev = (

@@ -81,6 +81,25 @@ def test_a_more_relevant_sentence_with_the_claims_polarity_outweighs_a_conflicti
     assert decide(claim, [(every, leaning, 0.56)]).status == Status.contradicted
 
 
+def test_a_sentence_stating_every_figure_outweighs_another_cases_figures() -> None:
+    # Frazier et al. 2015 (shark longevity), p. 4: two sharks, one sentence each.
+    own = "over 12.1 years-at-liberty this shark grew 28 mm (2.3 mm/year)."
+    other = "L1515 was at liberty for 12.8 years and grew 177 mm (13.8 mm/year)."
+    claim = "Over its 12.1 years at liberty it grew only 28 mm, or 2.3 mm per year."
+    unsure = EntailProbs(entailment=0.5, neutral=0.3, contradiction=0.2)
+    d = decide(claim, [(own, unsure, 0.74), (other, unsure, 0.70)])
+    assert d.status == Status.supported and d.evidence_index == 0
+    # The other shark's figures decide when the claim's own sentence is no more relevant, or
+    # when the claim changed a figure of its own sentence too.
+    assert decide(claim, [(own, unsure, 0.70), (other, unsure, 0.70)]).status == (
+        Status.contradicted
+    )
+    changed = claim.replace("28 mm", "38 mm")
+    assert decide(changed, [(own, unsure, 0.74), (other, unsure, 0.70)]).status == (
+        Status.contradicted
+    )
+
+
 def test_a_model_contradiction_alone_is_a_warning_when_every_number_matches() -> None:
     # A paraphrase that keeps both figures: the small model's "contradiction" is not enough
     # for a red verdict, but it is not dropped either.

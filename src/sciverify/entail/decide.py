@@ -42,11 +42,18 @@ def decide(
     verdicts: list[tuple[int, Decision]] = []
     errors: list[str] = []
     best_relevance = max((rel for _, _, rel in evidence), default=0.0)
+    stated: list[float] = []  # relevance of the sentences that state every figure of the claim
     for i, (text, probs, relevance) in enumerate(evidence):
         if probs.error:
             errors.append(probs.error)
             continue
         findings = run_checks(claim, text) if with_checks else []
+        if (
+            numbers_agree(findings)
+            and not any(f.effect == "contradict" for f in findings)
+            and probs.contradiction < thresholds.contradict_min
+        ):
+            stated.append(relevance)
         verdict = judge_span(probs, relevance, findings, thresholds)
         if verdict is None:
             continue
@@ -86,12 +93,26 @@ def decide(
         for i, d in verdicts
         if not (
             with_checks
-            and _polarity_conflict(d, thresholds)
+            and _only_conflict(d, thresholds, "negation")
             and any(
                 rel > evidence[i][2] and negation_agrees(claim, text)
                 for j, (text, _, rel) in enumerate(evidence)
                 if j != i
             )
+        )
+    ]
+    # A changed figure is read against the sentence that gives it: when a more relevant
+    # sentence states every figure of the claim with no conflict, a figure that differs in a
+    # sentence about another case is no conflict ("over 12.1 years-at-liberty this shark grew
+    # 28 mm" states the claim; "L1515 was at liberty for 12.8 years and grew 177 mm" is
+    # another shark).
+    verdicts = [
+        (i, d)
+        for i, d in verdicts
+        if not (
+            with_checks
+            and _only_conflict(d, thresholds, "number")
+            and any(rel > evidence[i][2] for rel in stated)
         )
     ]
     for status in (Status.contradicted, Status.supported, Status.partially_supported):
@@ -138,14 +159,15 @@ def _narrowed_by_the_best(
     return None
 
 
-def _polarity_conflict(d: Decision, th: DecisionThresholds) -> bool:
-    """A contradiction whose only conflict a check finds is a polarity one."""
+def _only_conflict(d: Decision, th: DecisionThresholds, check: str) -> bool:
+    """A contradiction whose only conflict a check finds is `check`'s: "negation" for a
+    polarity conflict, "number" for a changed figure."""
     if d.status != Status.contradicted:
         return False
     checks = {
         f.check for f in d.findings if f.effect == "contradict" and f.check in th.override_checks
     }
-    return checks == {"negation"}
+    return checks == {check}
 
 
 def judge_span(

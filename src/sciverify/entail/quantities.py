@@ -329,7 +329,14 @@ def _noun_unit(text: str, end: int) -> str:
     m = re.match(rf"\s+{_UNIT_ADJECTIVE}?([a-z][a-z\-]{{2,}})", text[end:])
     if not m or m.group(1) in STOPWORDS - {"patient", "patients"}:
         return ""
+    # "12.1 years-at-liberty", "3 mg-per-day": a unit that opens a compound is the unit.
+    head = m.group(1).split("-")[0]
+    if head != m.group(1) and len(head) > 1 and _UNIT_WORD.fullmatch(head):
+        return canon_unit(head)
     return stem(m.group(1))
+
+
+_UNIT_WORD = re.compile(rf"(?:{_UNITS})", re.IGNORECASE)
 
 
 def _with_surroundings(text: str, q: Quantity) -> Quantity:
