@@ -342,6 +342,32 @@ def test_hedge_of_an_appended_inference_does_not_weaken_the_finding() -> None:
     ]
 
 
+def test_a_method_that_measures_something_asserts_none_of_it() -> None:
+    # Alam et al. 2009 (Phoenix paludosa), p. 2: how the activity was measured.
+    ev = (
+        "The antimicrobial activity of the Kupchan fractions was determined by the disc "
+        "diffusion method9 against thirteen bacteria (Bacillus cereus, B. megaterium, B. "
+        "subtilis, Staphylococcus aureus)."
+    )
+    claim = "None of the fractions showed any activity against the test microbes."
+    assert check_negation(claim, ev) == []
+    found = ev.replace("was determined by the disc diffusion method9", "was strong")
+    assert [f.effect for f in check_negation(claim, found)] == ["contradict"]
+
+
+def test_what_authors_believe_is_no_demonstration() -> None:
+    # Frazier et al. 2015 (shark longevity), p. 5.
+    ev = (
+        "Therefore, we believe that we did not sample older females and suggest that the "
+        "longevity estimates we observed for each species be applied to males and females."
+    )
+    claim = "The authors demonstrate that older females were missing from their sample."
+    assert [(f.claim_text, f.evidence_text) for f in check_hedging(claim, ev)] == [
+        ("demonstrate", "believe")
+    ]
+    assert check_hedging(claim.replace("demonstrate", "believe"), ev) == []
+
+
 def test_appear_as_come_into_view_is_no_hedge() -> None:
     # Baldassarri et al. (dense dynamic random graphs), p. 1: edges that appear and disappear.
     ev = (

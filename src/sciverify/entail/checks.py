@@ -143,6 +143,15 @@ _POSSIBLE = re.compile(
 )
 
 
+# A method that measures something ("the antimicrobial activity of the fractions was
+# determined by the disc diffusion method") says nothing of whether there was any.
+_MEASURED = re.compile(
+    r"\b(?:was|were|is|are|been)\s+(?:determined|measured|assessed|evaluated|tested|examined|"
+    r"screened|quantified|estimated|analy[sz]ed|recorded)\b",
+    re.IGNORECASE,
+)
+
+
 def _enough(shared: set[str], scope: set[str]) -> bool:
     # "significant" alone is shared by too many unrelated statements to carry a polarity, and
     # one shared word ("without training") is too little to say the same thing is negated.
@@ -258,6 +267,8 @@ def check_negation(claim: str, evidence: str) -> list[Finding]:
             return []
         if _POSSIBLE.search(evidence[max(0, e_span[0] - 40) : e_span[1]]):
             return []  # "had the potential to alter" is no finding that it altered
+        if _MEASURED.search(evidence[e_span[0] : e_span[1]]):
+            return []  # "the activity was determined by disc diffusion" asserts no activity
         if _NOT_AS.match(claim[c_span[0] : c_span[1]]) and _THAN.search(evidence):
             return []
         message = f"the claim negates {claim[c_span[0] : c_span[1]]!r}, the evidence asserts it"

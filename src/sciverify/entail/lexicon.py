@@ -92,7 +92,7 @@ HEDGE_LEVELS: tuple[tuple[int, tuple[str, ...]], ...] = (
         suggest suggests suggested suggesting indicate indicates indicated associated
         association correlated correlates correlation linked consistent appear appears appeared
         seem seems seemed implicate implicates implicated tend tends support supports
-        apparently
+        apparently believe believes believed
         """
         ),
     ),
