@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -80,20 +81,30 @@ def score(
                 bib=bib,
             )
             seconds[name] = result.summary["seconds"]["total"]
+            text = (drafts / f"{name}.md").read_text()
             for para in labels["paragraphs"]:
-                found = [p for p in result.paragraphs if para["match"] in p.text]
-                got = found[0] if len(found) == 1 else None
-                risks.append((name, para["match"], para["risk"], got.risk if got else "?"))
+                # verify may cut one Markdown paragraph into two semantic paragraphs: the
+                # labelled paragraph is all of them, as red as the reddest.
+                parts = _parts_of(text, para["match"], result.paragraphs)
+                risk = max((p.risk for p in parts), key=_RISK_ORDER.index) if parts else "?"
+                risks.append((name, para["match"], para["risk"], risk))
                 for claim in para["claims"]:
                     # Case-blind: a clause split off a compound sentence ("..., whereas almost
-                    # 20% ...") starts the claim with a capital ("Almost 20% ...").
-                    cards = [
-                        c
-                        for c in (got.cards if got else ())
-                        if c.layer == "fact" and claim["match"].lower() in c.claim.lower()
+                    # 20% ...") starts the claim with a capital ("Almost 20% ...") and without
+                    # its conjunction.
+                    wanted = claim["match"].lower()
+                    bare = _LEADING_CONJUNCTION.sub("", wanted)
+                    facts = [c for p in parts for c in p.cards if c.layer == "fact"]
+                    cards = [c for c in facts if wanted in c.claim.lower()] or [
+                        c for c in facts if bare in c.claim.lower()
                     ]
                     pairs.append(
-                        (name, claim["status"], cards[0].status if cards else "none", claim["match"])
+                        (
+                            name,
+                            claim["status"],
+                            cards[0].status if cards else "none",
+                            claim["match"],
+                        )
                     )
     per_status = {}
     for status in STATUSES:
@@ -125,17 +136,37 @@ def score(
     }
 
 
+_RISK_ORDER = ("blue", "yellow", "red")
+_LEADING_CONJUNCTION = re.compile(r"^(?:whereas|while|and|but|although|though)\s+")
+
+
+def _parts_of(text: str, match: str, paragraphs: Any) -> list[Any]:
+    """The result paragraphs that lie in the Markdown paragraph opening with `match`."""
+    start = text.find(match)
+    if start < 0 or text.find(match, start + 1) >= 0:
+        return []
+    end = text.find("\n\n", start)
+    end = len(text) if end < 0 else end
+    return [p for p in paragraphs if p.span[0] < end and p.span[1] > start]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--corpus", type=Path, default=REPO / "bench_out" / "pdfs63")
     parser.add_argument("--corpora", type=Path, default=REPO.parent / "shared" / "corpora")
     parser.add_argument("--drafts", type=Path, default=DRAFTS)
-    parser.add_argument("--only", default="", metavar="NAME,...",
-                        help="score only these drafts (names without .md)")
+    parser.add_argument(
+        "--only", default="", metavar="NAME,...", help="score only these drafts (names without .md)"
+    )
     parser.add_argument("--format", choices=("table", "json"), default="table")
-    parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
-                        help="override a VerifySettings number, e.g. contradiction_weight=0.6, or a "
-                             "decision threshold, e.g. thresholds.contradict_min=0.6")
+    parser.add_argument(
+        "--set",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="override a VerifySettings number, e.g. contradiction_weight=0.6, or a "
+        "decision threshold, e.g. thresholds.contradict_min=0.6",
+    )
     args = parser.parse_args()
     overrides = {k: float(v) for k, v in (item.split("=", 1) for item in args.set)}
     ensure_corpus(args.corpus, args.corpora / "pdfs")
