@@ -989,13 +989,35 @@ def test_semicolon_clauses_and_precise_figures() -> None:
         "3.2",
         "1234",
     }
-    # so do numbers with thousands separators, whole ("748 of the resulting 1,000 sites")
+    # so do numbers with thousands separators, whole ("748 of the resulting 1,000 sites"),
+    # read as a table writes them ("1000")
     assert precise_figures("748 of the resulting 1,000 sites and 12,345,678 tokens") == {
         "748",
-        "1,000",
-        "12,345,678",
+        "1000",
+        "12345678",
     }
     assert precise_figures("1,5 and 12,34") == set()  # a decimal comma is no separator
+
+
+def test_a_flattened_table_offers_the_cells_around_a_figure() -> None:
+    from sciverify.verify.evidence import _row_around, precise_figures
+
+    # Sheikhahmadi et al. 2015, p. 5: the datasets table as one long "sentence".
+    table = (
+        "Order and size are the number of nodes and edges, resp. Dataset Type Order Size Avg "
+        "Degree Max Degree Twitter lists (TL) directed 23370 33101 2.8328 239 Gowalla (GW) "
+        "undirected 196591 950327 9.6681 14730 Youtube friendship (CY) undirected 1134890 "
+        "2987624 5.2650 28754 NetHEPT undirected 15233 31399 4.12 64"
+    )
+    figures = precise_figures("The Youtube friendship network has 1,134,890 nodes.")
+    row = _row_around(table, figures)
+    assert row is not None and "Youtube friendship (CY) undirected 1134890 2987624" in row
+    assert len(row.split()) == 17
+    prose = (
+        "The network of 1134890 nodes is the largest we study, and its degree distribution "
+        "follows a power law with an exponent that we estimate from the tail of the data."
+    )
+    assert _row_around(prose, figures) is None
 
 
 def test_a_table_row_is_not_offered_as_a_wording() -> None:

@@ -431,11 +431,17 @@ def figure_sentences(
     found = []
     for pid in paper_ids:
         for s in sentences(pid):
-            if (
-                s.chunk_id in seen
-                or len(s.text) > _MAX_SPAN_CHARS
-                or not figures & precise_figures(s.text)
-            ):
+            if not figures & precise_figures(s.text):
+                continue
+            if len(s.text) > _MAX_SPAN_CHARS:
+                # A table flattened into one long "sentence": the cells around the figure
+                # (its row's label and neighbours) stand for it, even in a chunk retrieved
+                # already (its candidates stop short of the row).
+                row = _row_around(s.text, figures)
+                if row is None:
+                    continue
+                s = replace(s, text=row)
+            elif s.chunk_id in seen:
                 continue
             # of a sentence that joins several results, the clause that gives the figure
             text = next((c for c in _clauses(s.text) if figures & precise_figures(c)), s.text)
@@ -443,6 +449,22 @@ def figure_sentences(
             found.append(replace(s, text=text, relevance=round(relevance(claim, text, context), 4)))
     found.sort(key=lambda s: (-s.relevance, s.chunk_id, s.text))
     return found[:_FIGURE_SENTENCES]
+
+
+_ROW_TOKENS = 8  # tokens kept on each side of a figure found in a flattened table
+
+
+def _row_around(text: str, figures: set[str]) -> str | None:
+    """The tokens of a flattened table (a third of its tokens or more are numbers) around the
+    first of `figures` it gives; None for prose."""
+    tokens = text.split()
+    numeric = sum(1 for t in tokens if re.fullmatch(r"[-+−]?[\d.,]+%?", t.strip("()[];,")))
+    if numeric < 3 * _ROW_TOKENS / 2 or numeric < len(tokens) / 3:
+        return None
+    for i, token in enumerate(tokens):
+        if figures & precise_figures(token):
+            return " ".join(tokens[max(0, i - _ROW_TOKENS) : i + _ROW_TOKENS + 1])
+    return None
 
 
 def tabular(text: str) -> bool:
@@ -455,7 +477,7 @@ def tabular(text: str) -> bool:
 def precise_figures(text: str) -> set[str]:
     """The precise figures of a text, p-values left out ("p<0.00001" ties nothing)."""
     return {
-        m.group(0).replace("·", ".")
+        m.group(0).replace("·", ".").replace(",", "")  # "1,134,890" is the table's "1134890"
         for m in _FIGURE.finditer(text)
         if not _P_BEFORE.search(text, max(0, m.start() - 4), m.start())
     }
