@@ -423,10 +423,10 @@ def figure_sentences(
     seen: set[str],
     retrieved: Sequence[Span] = (),
 ) -> list[Span]:
-    """The sentences of the papers that give one of the claim's precise figures, most
-    relevant first, when no `retrieved` sentence gives one."""
-    figures = precise_figures(claim)
-    if not figures or any(figures & precise_figures(s.text) for s in retrieved):
+    """The sentences of the papers that give one of the claim's precise figures that no
+    `retrieved` sentence gives, most relevant first."""
+    figures = precise_figures(claim) - set().union(*(precise_figures(s.text) for s in retrieved))
+    if not figures:
         return []
     found = []
     for pid in paper_ids:
