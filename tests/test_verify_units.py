@@ -458,18 +458,8 @@ def _card(
     [
         ([_card("fact", "supported")], Risk.blue),
         ([_card("fact", "unverifiable", "no_evidence", "Whales sing.")], Risk.blue),
-        # A figure no sentence states is no sign of error; a statistic may be invented.
-        ([_card("fact", "unverifiable", "no_evidence", "Whales sing for 20 minutes.")], Risk.blue),
         (
-            [_card("fact", "unverifiable", "no_evidence", "Whales sing for 20 (SD 4) minutes.")],
-            Risk.yellow,
-        ),
-        (
-            [_card("fact", "unverifiable", "no_evidence", "Songs were longer (p < 0.01).")],
-            Risk.yellow,
-        ),
-        (
-            [_card("fact", "unverifiable", "no_evidence", "Some 64% (95% CI 54-73%) sang.")],
+            [_card("fact", "unverifiable", "no_evidence", "Whales sing for 20 minutes.")],
             Risk.yellow,
         ),
         ([_card("fact", "unverifiable", "cited_paper_missing")], Risk.yellow),

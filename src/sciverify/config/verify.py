@@ -238,7 +238,6 @@ class VerifySettings(BaseModel):
     )
     risk_unverifiable_yellow: bool = Field(
         default=True,
-        description="An unverifiable claim that reports a statistic (a p-value, a confidence "
-        "interval, a standard deviation or error) or cites a paper the corpus lacks makes its "
-        "paragraph yellow (otherwise unverifiable stays blue).",
+        description="An unverifiable claim that carries a specific number or cites a paper the "
+        "corpus lacks makes its paragraph yellow (otherwise unverifiable stays blue).",
     )

@@ -7,10 +7,7 @@ Risk, decided here and nowhere else:
 - yellow (0.35-0.65, "look"): a claim is partially supported; or a strong logic finding
   (causal wording over correlational evidence, a universal claim over limited evidence, a
   strengthened hedge, a contradiction of an earlier paragraph); or an unverifiable claim that
-  reports a statistic (a p-value, a confidence interval, a standard deviation or error) or
-  cites a paper the corpus lacks (someone should check it by hand). An unverifiable figure
-  alone stays blue: a summary joins facts from across a paper that no sentence states
-  together, and a figure is no sign of error; an invented statistic is.
+  carries a specific number or cites a paper the corpus lacks (someone should check it by hand).
 - blue (0.00-0.30, low risk): everything else. Unverifiable alone is honest, not an error;
   consistency and lineage notes raise the score inside blue but not the colour.
 
@@ -419,7 +416,7 @@ def _rule_risk(cards: Sequence[Card], unverifiable_yellow: bool) -> tuple[str, f
             for c in cards
             if c.layer == "fact"
             and c.status == Status.unverifiable
-            and (c.finding == "cited_paper_missing" or _has_statistic(c.claim))
+            and (c.finding == "cited_paper_missing" or _has_number(c.claim))
         ]
     if yellow:
         return str(Risk.yellow), round(0.35 + 0.3 * max(c.confidence for c in yellow), 4)
@@ -428,10 +425,7 @@ def _rule_risk(cards: Sequence[Card], unverifiable_yellow: bool) -> tuple[str, f
     return str(Risk.blue), round(min(0.3, 0.05 * notes + 0.05 * unknown), 4)
 
 
-def _has_statistic(text: str) -> bool:
-    """The text reports a p-value, a confidence interval or a spread ("SD 2.6", "± 0.4")."""
-    from sciverify.entail.quantities import DISPERSION, parse_quantities
+def _has_number(text: str) -> bool:
+    from sciverify.entail.quantities import parse_quantities
 
-    return DISPERSION.search(text) is not None or any(
-        q.kind in ("p", "ci") for q in parse_quantities(text)
-    )
+    return bool(parse_quantities(text))
