@@ -179,6 +179,29 @@ def test_a_reference_finds_the_paper_whose_title_page_is_garbled(corpus: Path) -
     assert missing.paper_ids == ()
 
 
+def test_a_figure_no_retrieved_sentence_gives_is_looked_up_in_the_cited_paper(
+    corpus: Path,
+) -> None:
+    from sciverify.verify.evidence import PaperSentences, figure_sentences
+
+    claim = (
+        "The grep run used a cluster of approximately 1800 machines, and its input rate "
+        "peaked when 1764 workers had been assigned."
+    )
+    with sv.open_store(corpus, read_only=True) as store:
+        (work,) = store.rows("SELECT paper_id FROM works WHERE title ILIKE 'MapReduce%'")
+        papers = PaperSentences(store)
+        sentences = papers(work["paper_id"])
+        cluster = next(s for s in sentences if "approximately 1800 machines" in s.text)
+        peak = next(s for s in sentences if "1764 workers" in s.text)
+        # MapReduce (Dean and Ghemawat 2004), p. 8: the sentence retrieved gives 1800; the
+        # one that gives 1764 is found for it.
+        found = figure_sentences(claim, papers, [work["paper_id"]], set(), [cluster])
+        both = figure_sentences(claim, papers, [work["paper_id"]], set(), [cluster, peak])
+    assert [s.text for s in found] == [peak.text]
+    assert both == []
+
+
 def test_summary_counts_and_timings(results: dict[str, VerifyResult]) -> None:
     s = results["medical_review"].summary
     assert s["paragraphs"] == len(results["medical_review"].paragraphs)
