@@ -202,6 +202,29 @@ def test_a_figure_no_retrieved_sentence_gives_is_looked_up_in_the_cited_paper(
     assert both == []
 
 
+def test_an_unverifiable_claims_figures_found_in_its_cited_paper(corpus: Path) -> None:
+    from sciverify.verify.citations import Source
+    from sciverify.verify.claims import Claim
+    from sciverify.verify.decision import figures_stated
+    from sciverify.verify.evidence import ClaimCheck, PaperSentences
+
+    def check(text: str, paper_id: str) -> ClaimCheck:
+        claim = Claim("p_001.c1", "p_001", text, (0, len(text)), numbers=("x",))
+        return ClaimCheck(claim, text, sources=[Source("1", "[1]", (paper_id,))])
+
+    with sv.open_store(corpus, read_only=True) as store:
+        (work,) = store.rows("SELECT paper_id FROM works WHERE title ILIKE 'MapReduce%'")
+        paper = PaperSentences(store)(work["paper_id"])
+        pid = work["paper_id"]
+        # MapReduce (Dean and Ghemawat 2004), pp. 8-9: both figures are the paper's, in two
+        # sentences that state neither the claim nor each other.
+        joined = check("The 1764 workers shared about 1800 machines with other jobs.", pid)
+        made_up = check("The 1764 workers shared about 2300 machines with other jobs.", pid)
+        assert figures_stated(joined, paper) and not figures_stated(made_up, paper)
+        # A claim citing nothing in the corpus is not looked at.
+        assert not figures_stated(check(joined.claim.text, "no-such-paper"), [])
+
+
 def test_summary_counts_and_timings(results: dict[str, VerifyResult]) -> None:
     s = results["medical_review"].summary
     assert s["paragraphs"] == len(results["medical_review"].paragraphs)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -451,6 +452,17 @@ def _card(
         keyword="k",
         finding=finding,
     )
+
+
+def test_an_unverifiable_figure_its_cited_paper_gives_is_no_warning() -> None:
+    card = replace(
+        _card("fact", "unverifiable", "no_evidence", "Whales sing for 20 minutes."),
+        claim_id="p_001.c1",
+    )
+    assert paragraph_risk([card])[0] == Risk.yellow
+    assert paragraph_risk([card], figures_stated={"p_001.c1"})[0] == Risk.blue
+    missing = replace(card, finding="cited_paper_missing")
+    assert paragraph_risk([missing], figures_stated={"p_001.c1"})[0] == Risk.yellow
 
 
 @pytest.mark.parametrize(

@@ -7,7 +7,9 @@ Risk, decided here and nowhere else:
 - yellow (0.35-0.65, "look"): a claim is partially supported; or a strong logic finding
   (causal wording over correlational evidence, a universal claim over limited evidence, a
   strengthened hedge, a contradiction of an earlier paragraph); or an unverifiable claim that
-  carries a specific number or cites a paper the corpus lacks (someone should check it by hand).
+  carries a specific number or cites a paper the corpus lacks (someone should check it by hand),
+  unless the papers it cites give each of its figures somewhere (`figures_stated`): then the
+  figures are the paper's, and only the wording joins them.
 - blue (0.00-0.30, low risk): everything else. Unverifiable alone is honest, not an error;
   consistency and lineage notes raise the score inside blue but not the colour.
 
@@ -17,7 +19,7 @@ The score inside a band grows with the confidence of the card that set the colou
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 
 from sciverify.entail import lexicon as lx
 from sciverify.records import Card, EvidenceRef, Finding, Risk, Status
@@ -377,6 +379,7 @@ def paragraph_risk(
     unverifiable_yellow: bool = True,
     red_min: float = 0.7,
     yellow_min: float = 0.35,
+    figures_stated: Collection[str] = (),
 ) -> tuple[str, float]:
     """The risk colour and a 0..1 score of one paragraph from its cards (see module doc).
 
@@ -384,7 +387,7 @@ def paragraph_risk(
     are the band edges, so the rules above decide alone; `sciverify calibrate` may move them
     (a low-confidence contradiction to yellow, a low-confidence partial support to blue).
     """
-    _risk, score = _rule_risk(cards, unverifiable_yellow)
+    _risk, score = _rule_risk(cards, unverifiable_yellow, figures_stated)
     return risk_level(score, red_min=red_min, yellow_min=yellow_min), score
 
 
@@ -395,7 +398,9 @@ def risk_level(score: float, *, red_min: float = 0.7, yellow_min: float = 0.35) 
     return str(Risk.yellow) if score >= yellow_min else str(Risk.blue)
 
 
-def _rule_risk(cards: Sequence[Card], unverifiable_yellow: bool) -> tuple[str, float]:
+def _rule_risk(
+    cards: Sequence[Card], unverifiable_yellow: bool, figures_stated: Collection[str] = ()
+) -> tuple[str, float]:
     red = [
         c
         for c in cards
@@ -416,7 +421,10 @@ def _rule_risk(cards: Sequence[Card], unverifiable_yellow: bool) -> tuple[str, f
             for c in cards
             if c.layer == "fact"
             and c.status == Status.unverifiable
-            and (c.finding == "cited_paper_missing" or _has_number(c.claim))
+            and (
+                c.finding == "cited_paper_missing"
+                or (_has_number(c.claim) and c.claim_id not in figures_stated)
+            )
         ]
     if yellow:
         return str(Risk.yellow), round(0.35 + 0.3 * max(c.confidence for c in yellow), 4)

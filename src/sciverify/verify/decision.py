@@ -708,6 +708,20 @@ def changed_figure(check: ClaimCheck, paper: Sequence[Span]) -> bool:
     return False
 
 
+def figures_stated(check: ClaimCheck, paper: Sequence[Span]) -> bool:
+    """Whether a claim left unverifiable cites papers of the corpus (whose sentences are
+    `paper`) that give each of its figures somewhere, in any format: no sentence states the
+    claim, but its figures are the paper's, not ones the draft made up."""
+    from sciverify.entail.quantities import check_numbers
+
+    if check.status != Status.unverifiable or not check.cited_papers or check.missing:
+        return False
+    claim = check.claim.text
+    figures = [f for f in check_numbers(claim, "") if f.effect == "partial"]
+    digits = [re.sub(r"\D", "", s.text) for s in paper]
+    return bool(figures) and all(_stated_anywhere(claim, f, paper, digits) for f in figures)
+
+
 def _stated_anywhere(claim: str, f: Any, paper: Sequence[Span], digits: Sequence[str]) -> bool:
     """Whether some sentence of the paper (`digits`: the digits of each) states the number of
     finding `f` in any format ("1,000" as "1000")."""

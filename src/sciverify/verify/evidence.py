@@ -63,6 +63,9 @@ class ClaimCheck:
     related: list[Span] = field(default_factory=list)  # other useful spans to show
     joined: list[Span] = field(default_factory=list)  # sentences that decide it together
     note: str = ""
+    # Left unverifiable, but its cited papers give each of its figures somewhere: not a figure
+    # the draft made up (see `decision.figures_stated`).
+    figures_stated: bool = False
 
     @property
     def cited_papers(self) -> tuple[str, ...]:

@@ -23,6 +23,7 @@ from sciverify.verify.classify import paragraph_type
 from sciverify.verify.consistency import consistency_cards
 from sciverify.verify.decision import (
     changed_figure,
+    figures_stated,
     judge,
     model_spans,
     name_gaps,
@@ -208,9 +209,9 @@ def run(
             if wants_naming(check) and check.deciding is not None:
                 name_gaps(check, papers(check.deciding.paper_id), cfg)
             elif check.status == Status.unverifiable and check.claim.numbers:
-                changed_figure(
-                    check, [s for p in sorted(set(check.cited_papers)) for s in papers(p)]
-                )
+                cited = [s for p in sorted(set(check.cited_papers)) for s in papers(p)]
+                changed_figure(check, cited)
+                check.figures_stated = figures_stated(check, cited)
             _closest_cited(check, papers)
         seconds["entail"] += time.perf_counter() - t
         progress.advance(len(batch))
@@ -269,7 +270,8 @@ def finish(
     cards += consistency_cards(state.paragraphs, routed)
     cards += cardmod.lineage_cards(checks)
     state.citation_summary = _citations(checks)
-    return _assemble(state, cards, cfg)
+    stated = {c.claim.claim_id for c in checks if c.figures_stated}
+    return _assemble(state, cards, cfg, stated)
 
 
 def _citations(checks: list[ClaimCheck]) -> dict[str, Any]:
@@ -284,7 +286,9 @@ def _citations(checks: list[ClaimCheck]) -> dict[str, Any]:
 _ORDER = {"fact": 0, "logic": 1, "consistency": 2, "lineage": 3}
 
 
-def _assemble(state: Prepared, cards: list[Card], cfg: VerifySettings) -> list[ParagraphResult]:
+def _assemble(
+    state: Prepared, cards: list[Card], cfg: VerifySettings, stated: set[str]
+) -> list[ParagraphResult]:
     by_paragraph: dict[str, list[Card]] = {}
     for card in cards:
         by_paragraph.setdefault(card.paragraph_id, []).append(card)
@@ -298,6 +302,7 @@ def _assemble(state: Prepared, cards: list[Card], cfg: VerifySettings) -> list[P
         risk, score = cardmod.paragraph_risk(
             mine,
             unverifiable_yellow=cfg.risk_unverifiable_yellow,
+            figures_stated=stated,
             red_min=cfg.risk_red_min,
             yellow_min=cfg.risk_yellow_min,
         )
