@@ -239,5 +239,6 @@ class VerifySettings(BaseModel):
     risk_unverifiable_yellow: bool = Field(
         default=True,
         description="An unverifiable claim that carries a specific number or cites a paper the "
-        "corpus lacks makes its paragraph yellow (otherwise unverifiable stays blue).",
+        "corpus lacks makes its paragraph yellow (otherwise unverifiable stays blue), unless the "
+        "papers it cites give each of its figures somewhere.",
     )
