@@ -205,7 +205,7 @@ def test_a_figure_no_retrieved_sentence_gives_is_looked_up_in_the_cited_paper(
 def test_an_unverifiable_claims_figures_found_in_its_cited_paper(corpus: Path) -> None:
     from sciverify.verify.citations import Source
     from sciverify.verify.claims import Claim
-    from sciverify.verify.decision import figures_stated
+    from sciverify.verify.decision import changed_figure
     from sciverify.verify.evidence import ClaimCheck, PaperSentences
 
     def check(text: str, paper_id: str) -> ClaimCheck:
@@ -220,9 +220,12 @@ def test_an_unverifiable_claims_figures_found_in_its_cited_paper(corpus: Path) -
         # sentences that state neither the claim nor each other.
         joined = check("The 1764 workers shared about 1800 machines with other jobs.", pid)
         made_up = check("The 1764 workers shared about 2300 machines with other jobs.", pid)
-        assert figures_stated(joined, paper) and not figures_stated(made_up, paper)
+        uncited = check(joined.claim.text, "no-such-paper")
+        for c, p in ((joined, paper), (made_up, paper), (uncited, [])):
+            changed_figure(c, p)
+        assert joined.figures_stated and not made_up.figures_stated
         # A claim citing nothing in the corpus is not looked at.
-        assert not figures_stated(check(joined.claim.text, "no-such-paper"), [])
+        assert not uncited.figures_stated
 
 
 def test_summary_counts_and_timings(results: dict[str, VerifyResult]) -> None:

@@ -83,38 +83,27 @@ def decide(
                 ),
             )
         )
-    # A polarity conflict (the negation check's, whatever the model reads) is with one
-    # sentence; when a more relevant sentence negates what the claim negates, the claim
-    # restates that one, and the conflicting sentence speaks of another case ("calls the
-    # monitor at every loop header" against "will never again call the monitor" once a loop
-    # is blacklisted).
-    verdicts = [
-        (i, d)
-        for i, d in verdicts
-        if not (
-            with_checks
-            and _only_conflict(d, thresholds, "negation")
-            and any(
-                rel > evidence[i][2] and negation_agrees(claim, text)
-                for j, (text, _, rel) in enumerate(evidence)
+
+    # A check's conflict with one sentence yields to a more relevant sentence that states the
+    # claim's side of it, and the conflicting sentence speaks of another case:
+    # - a polarity conflict (the negation check's, whatever the model reads), when that
+    #   sentence negates what the claim negates ("calls the monitor at every loop header"
+    #   against "will never again call the monitor" once a loop is blacklisted);
+    # - a changed figure, when that sentence states every figure of the claim with no conflict
+    #   ("over 12.1 years-at-liberty this shark grew 28 mm" states the claim; "L1515 was at
+    #   liberty for 12.8 years and grew 177 mm" is another shark).
+    def outweighed(i: int, d: Decision) -> bool:
+        rel = evidence[i][2]
+        if _only_conflict(d, thresholds, "negation"):
+            return any(
+                other > rel and negation_agrees(claim, text)
+                for j, (text, _, other) in enumerate(evidence)
                 if j != i
             )
-        )
-    ]
-    # A changed figure is read against the sentence that gives it: when a more relevant
-    # sentence states every figure of the claim with no conflict, a figure that differs in a
-    # sentence about another case is no conflict ("over 12.1 years-at-liberty this shark grew
-    # 28 mm" states the claim; "L1515 was at liberty for 12.8 years and grew 177 mm" is
-    # another shark).
-    verdicts = [
-        (i, d)
-        for i, d in verdicts
-        if not (
-            with_checks
-            and _only_conflict(d, thresholds, "number")
-            and any(rel > evidence[i][2] for rel in stated)
-        )
-    ]
+        return _only_conflict(d, thresholds, "number") and any(other > rel for other in stated)
+
+    if with_checks:
+        verdicts = [(i, d) for i, d in verdicts if not outweighed(i, d)]
     for status in (Status.contradicted, Status.supported, Status.partially_supported):
         ranked = [d for _, d in verdicts if d.status == status]
         if ranked:

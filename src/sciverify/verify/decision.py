@@ -690,7 +690,11 @@ def changed_figure(check: ClaimCheck, paper: Sequence[Span]) -> bool:
     `_RIVAL_SHARED` other words with the claim gives another value for it (in place): "fitted
     to 192 supernovae from the Riess gold sample" against "The supernova data consists of 182
     supernovae from the Riess gold sample", too few of the claim's words in one sentence for it
-    to count as evidence otherwise."""
+    to count as evidence otherwise.
+
+    Records too whether the papers give each of the claim's figures somewhere, in any format
+    (`check.figures_stated`): no sentence states the claim, but its figures are the paper's,
+    not ones the draft made up."""
     from sciverify.entail.quantities import check_numbers
 
     if check.status != Status.unverifiable or not check.cited_papers or check.missing:
@@ -698,28 +702,15 @@ def changed_figure(check: ClaimCheck, paper: Sequence[Span]) -> bool:
     claim = check.claim.text
     claim_stems = set(lx.content_stems(lx.words(claim)))
     digits = [re.sub(r"\D", "", s.text) for s in paper]
-    for f in check_numbers(claim, ""):
-        if f.effect != "partial" or _stated_anywhere(claim, f, paper, digits):
-            continue
+    figures = [f for f in check_numbers(claim, "") if f.effect == "partial"]
+    unstated = [f for f in figures if not _stated_anywhere(claim, f, paper, digits)]
+    check.figures_stated = bool(figures) and not unstated
+    for f in unstated:
         found, rival = _naming_sentence(claim, claim_stems, f, paper)
         if found is None and rival is not None and _near_value(claim, f, rival.text):
             _rival_decides(check, f, replace(rival, relevance=relevance(claim, rival.text)))
             return True
     return False
-
-
-def figures_stated(check: ClaimCheck, paper: Sequence[Span]) -> bool:
-    """Whether a claim left unverifiable cites papers of the corpus (whose sentences are
-    `paper`) that give each of its figures somewhere, in any format: no sentence states the
-    claim, but its figures are the paper's, not ones the draft made up."""
-    from sciverify.entail.quantities import check_numbers
-
-    if check.status != Status.unverifiable or not check.cited_papers or check.missing:
-        return False
-    claim = check.claim.text
-    figures = [f for f in check_numbers(claim, "") if f.effect == "partial"]
-    digits = [re.sub(r"\D", "", s.text) for s in paper]
-    return bool(figures) and all(_stated_anywhere(claim, f, paper, digits) for f in figures)
 
 
 def _stated_anywhere(claim: str, f: Any, paper: Sequence[Span], digits: Sequence[str]) -> bool:

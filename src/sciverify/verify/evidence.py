@@ -64,7 +64,7 @@ class ClaimCheck:
     joined: list[Span] = field(default_factory=list)  # sentences that decide it together
     note: str = ""
     # Left unverifiable, but its cited papers give each of its figures somewhere: not a figure
-    # the draft made up (see `decision.figures_stated`).
+    # the draft made up (set by `decision.changed_figure`).
     figures_stated: bool = False
 
     @property
@@ -461,7 +461,7 @@ def _row_around(text: str, figures: set[str]) -> str | None:
     """The tokens of a flattened table (a third of its tokens or more are numbers) around the
     first of `figures` it gives; None for prose."""
     tokens = text.split()
-    numeric = sum(1 for t in tokens if re.fullmatch(r"[-+−]?[\d.,]+%?", t.strip("()[];,")))
+    numeric = _numeric_tokens(tokens)
     if numeric < 3 * _ROW_TOKENS / 2 or numeric < len(tokens) / 3:
         return None
     for i, token in enumerate(tokens):
@@ -472,9 +472,13 @@ def _row_around(text: str, figures: set[str]) -> str | None:
 
 def tabular(text: str) -> bool:
     """Mostly numbers: cells of a table flattened into a line ("2.67 (2.07) 2.48 (1.63) ...")."""
-    tokens = [t.strip("()[];,") for t in text.split()]
-    numeric = sum(1 for t in tokens if re.fullmatch(r"[-+−]?[\d.,]+%?", t))
-    return len(tokens) >= 6 and numeric >= 0.5 * len(tokens)
+    tokens = text.split()
+    return len(tokens) >= 6 and _numeric_tokens(tokens) >= 0.5 * len(tokens)
+
+
+def _numeric_tokens(tokens: Sequence[str]) -> int:
+    """How many of the tokens are numbers ("2.67", "(2.07)", "-0.4", "12%")."""
+    return sum(1 for t in tokens if re.fullmatch(r"[-+−]?[\d.,]+%?", t.strip("()[];,")))
 
 
 def precise_figures(text: str) -> set[str]:

@@ -23,7 +23,6 @@ from sciverify.verify.classify import paragraph_type
 from sciverify.verify.consistency import consistency_cards
 from sciverify.verify.decision import (
     changed_figure,
-    figures_stated,
     judge,
     model_spans,
     name_gaps,
@@ -209,9 +208,9 @@ def run(
             if wants_naming(check) and check.deciding is not None:
                 name_gaps(check, papers(check.deciding.paper_id), cfg)
             elif check.status == Status.unverifiable and check.claim.numbers:
-                cited = [s for p in sorted(set(check.cited_papers)) for s in papers(p)]
-                changed_figure(check, cited)
-                check.figures_stated = figures_stated(check, cited)
+                changed_figure(
+                    check, [s for p in sorted(set(check.cited_papers)) for s in papers(p)]
+                )
             _closest_cited(check, papers)
         seconds["entail"] += time.perf_counter() - t
         progress.advance(len(batch))
