@@ -368,6 +368,27 @@ def test_what_authors_believe_is_no_demonstration() -> None:
     assert check_hedging(claim.replace("demonstrate", "believe"), ev) == []
 
 
+def test_what_a_signal_points_to_is_as_cautious_as_what_it_suggests() -> None:
+    # Phoenix paludosa phytochemistry, p. 3: the triplet "suggested" the alpha position.
+    ev = (
+        "The absence of a double doublet and the appearance of a triplet suggested that the "
+        "hydroxy group was at the \u03b1 (alpha)-position."
+    )
+    claim = (
+        "Epilupeol was recognized by a one-proton triplet at \u03b4 3.37 that pointed to an "
+        "\u03b1-oriented hydroxy group."
+    )
+    assert check_hedging(claim, ev) == []
+    # Stated as a plain fact, the claim is stronger than the evidence.
+    plain = claim.replace("that pointed to", "which proves the presence of")
+    assert [f.evidence_text for f in check_hedging(plain, ev)] == ["suggested"]
+    # A point of its own is no cue: "at this point" leaves the claim a plain assertion.
+    at_point = (
+        "At this point the triplet at \u03b4 3.37 places the hydroxy group at the \u03b1-position."
+    )
+    assert [f.evidence_text for f in check_hedging(at_point, ev)] == ["suggested"]
+
+
 def test_appear_as_come_into_view_is_no_hedge() -> None:
     # Baldassarri et al. (dense dynamic random graphs), p. 1: edges that appear and disappear.
     ev = (

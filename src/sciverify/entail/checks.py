@@ -523,12 +523,23 @@ def _strength(
         and not _adjectival(ws, i)
         and not (w.lower == "would" and _after_condition(whole or text, w.start))
     ]
+    # "a triplet that pointed to an alpha-oriented hydroxy group": an inference from what was
+    # seen, as cautious as "suggested"; a "point" of its own ("at this point") is no cue.
+    cues += [
+        (_POINTS_TO_LEVEL, (w.start, ws[i + 1].end))
+        for i, w in enumerate(ws[:-1])
+        if w.lower in _POINT_VERBS and ws[i + 1].lower in ("to", "toward", "towards")
+    ]
     if not cues:
         return lx.ASSERTION_LEVEL, None
     top = [c for c in cues if c[0] == 4]
     if strongest and top:  # "always", "proves" in a claim overclaim even next to "may"
         return top[0]
     return min(cues)
+
+
+_POINT_VERBS = frozenset(["point", "points", "pointed", "pointing"])
+_POINTS_TO_LEVEL = lx.HEDGE_LEVEL["suggests"]
 
 
 # ", suggesting that ...", ", which may ...": an inference appended to a finding. Its hedge
