@@ -389,6 +389,27 @@ def test_what_a_signal_points_to_is_as_cautious_as_what_it_suggests() -> None:
     assert [f.evidence_text for f in check_hedging(at_point, ev)] == ["suggested"]
 
 
+def test_what_is_possible_is_no_finding_shown() -> None:
+    # Bolejko & Andersson, apparent and average accelerations of the Universe, p. 10.
+    ev = (
+        "It is possible that the volume deceleration parameter qvol becomes negative only after "
+        "averaging over scales which are larger than 100 Mpc."
+    )
+    claim = (
+        "They show that qvol turns negative only once the averaging extends over scales larger "
+        "than 100 Mpc."
+    )
+    assert [(f.claim_text, f.evidence_text) for f in check_hedging(claim, ev)] == [
+        ("show", "possible that")
+    ]
+    assert check_hedging(claim.replace("They show that", "It is possible that"), ev) == []
+    # What can be done is no possibility of a finding.
+    can = ev.replace("It is possible that the", "It is possible to compute the").replace(
+        "qvol becomes", "qvol, which becomes"
+    )
+    assert check_hedging(claim, can) == []
+
+
 def test_appear_as_come_into_view_is_no_hedge() -> None:
     # Baldassarri et al. (dense dynamic random graphs), p. 1: edges that appear and disappear.
     ev = (

@@ -530,6 +530,13 @@ def _strength(
         for i, w in enumerate(ws[:-1])
         if w.lower in _POINT_VERBS and ws[i + 1].lower in ("to", "toward", "towards")
     ]
+    # "It is possible that q becomes negative only after ...": a possibility, as cautious as
+    # "may"; "it is possible to fit" says what can be done, and "the best possible" grades.
+    cues += [
+        (_POSSIBLE_LEVEL, (w.start, ws[i + 1].end))
+        for i, w in enumerate(ws[:-1])
+        if w.lower in _POSSIBILITY_WORDS and ws[i + 1].lower == "that"
+    ]
     if not cues:
         return lx.ASSERTION_LEVEL, None
     top = [c for c in cues if c[0] == 4]
@@ -540,6 +547,8 @@ def _strength(
 
 _POINT_VERBS = frozenset(["point", "points", "pointed", "pointing"])
 _POINTS_TO_LEVEL = lx.HEDGE_LEVEL["suggests"]
+_POSSIBILITY_WORDS = frozenset(["possible", "plausible", "conceivable"])
+_POSSIBLE_LEVEL = lx.HEDGE_LEVEL["may"]
 
 
 # ", suggesting that ...", ", which may ...": an inference appended to a finding. Its hedge
