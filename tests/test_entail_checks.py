@@ -490,6 +490,35 @@ def test_a_quality_and_its_adjective_are_one_target_of_a_direction() -> None:
     assert check_comparatives("Adding ring structures lowers solubility.", ev) == []
 
 
+def test_the_clause_about_the_claims_subject_decides_a_direction() -> None:
+    # Wellawatte et al. 2023, p. 16, the whole sentence: one clause raises solubility, the
+    # other lowers it; the draft's claim moves the rings to the first.
+    ev = (
+        "Substructure importance from ECFP97 and MACCS138 descriptors indicate that adding "
+        "heteroatoms increases solubility, while adding rings structures makes the molecule "
+        "less soluble."
+    )
+    claim = "Descriptor explanations indicate that adding ring structures increases solubility."
+    assert [(f.effect, f.evidence_text) for f in check_comparatives(claim, ev)] == [
+        ("contradict", "less")
+    ]
+    # "it" is the solubility the claim's first clause raises.
+    joined = (
+        "Descriptor explanations indicate that adding heteroatoms increases solubility, and "
+        "that adding ring structures increases it further."
+    )
+    assert [(f.effect, f.evidence_text) for f in check_comparatives(joined, ev)] == [
+        ("contradict", "less")
+    ]
+    # Each clause as the paper has it.
+    faithful = (
+        "Descriptor explanations indicate that adding heteroatoms increases solubility, while "
+        "adding ring structures lowers it."
+    )
+    assert check_comparatives(faithful, ev) == []
+    assert check_comparatives(claim.replace("ring structures", "heteroatoms"), ev) == []
+
+
 def test_maximise_against_minimise_is_a_reversed_direction() -> None:
     # Conditions for bacterial selection and extinction ... in cyclic antimicrobial treatments,
     # p. 17, against a labelled draft's claim.

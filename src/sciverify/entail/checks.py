@@ -707,6 +707,7 @@ class _Cue:
     right: set[str]  # the compared-to side: "B"
     nominal: bool = False  # "a drop in X", "an increase of X": what changes comes after
     evaluative: bool = False  # "better", "improved": says which way is good, not which is more
+    subject: frozenset[str] = frozenset()  # the clause before the cue ("adding rings ...")
 
     def towards(self, other: _Cue) -> int | None:
         """This cue's direction read against `other`: as it stands when both say how much or
@@ -727,7 +728,7 @@ def _directions(text: str) -> list[_Cue]:
     # reduction") is the number check's to compare; so is "more than ten".
     in_number = {k for k, x in enumerate(ws) if any(a <= x.start < b for a, b in number_spans)}
     quantifier = in_number | {k for k, x in enumerate(ws) if x.lower in _NUMBER_WORDS}
-    out = []
+    out: list[_Cue] = []
     for i, w in enumerate(ws):
         d = lx.direction(w.lower) or _signed(ws, i)
         if not d or negations & set(range(i - 3, i)):
@@ -740,6 +741,11 @@ def _directions(text: str) -> list[_Cue]:
             continue
         after = lx.run(text, ws, i, +1, limit=4)
         before = _side(lx.run(text, ws, i, -1, limit=3))
+        target = _side(after)
+        if i + 1 < len(ws) and ws[i + 1].lower in _OBJECT_PRONOUNS and out:
+            # "adding heteroatoms increases solubility, and adding rings increases it
+            # further": the pronoun stands for what the cue before changes.
+            target = out[-1].after
         clause = lx.run(text, ws, i, +1, limit=16)
         than = next((k for k, x in enumerate(clause) if x.lower == "than"), None)
         left, right = before, set()
@@ -753,10 +759,38 @@ def _directions(text: str) -> list[_Cue]:
             left, right = _side(lx.words(compared["a"])), _side(lx.words(compared["b"]))
         nominal = i + 1 < len(ws) and ws[i + 1].lower in ("in", "of")
         evaluative = w.lower in _EVALUATIVE_WORDS
+        back = lx.run(text, ws, i, -1, limit=_SUBJECT_WORDS)
+        opener = next((k for k, x in enumerate(back) if x.lower in _CLAUSE_OPENERS), len(back))
+        subject = frozenset(_side(back[:opener]))  # "indicate that [adding rings] increases"
         out.append(
-            _Cue(d, (w.start, w.end), before, _side(after), left, right, nominal, evaluative)
+            _Cue(d, (w.start, w.end), before, target, left, right, nominal, evaluative, subject)
         )
     return out
+
+
+_OBJECT_PRONOUNS = frozenset(["it", "them"])
+_SUBJECT_WORDS = 12  # words of a cue's clause read before it
+_CLAUSE_OPENERS = frozenset(["that", "which", "who", "whether"])
+
+
+def _rival_subject(cue: _Cue, agreeing: list[_Cue], ev: list[_Cue]) -> bool:
+    """Of the evidence's cues on the claim cue's target, one that goes the other way has a
+    subject much closer to the claim's: "adding heteroatoms increases solubility, while adding
+    rings makes the molecule less soluble" does not support "adding rings increases
+    solubility"; the first clause agrees in words only."""
+    if not cue.subject:
+        return False
+    rivals = [
+        e
+        for e in ev
+        if (mine := cue.towards(e)) is not None
+        and (theirs := e.towards(cue)) is not None
+        and _same_target(cue, e)
+        and (theirs != mine) != _swapped(cue, e)
+    ]
+    best_rival = max((len(_shared(set(cue.subject), set(e.subject))) for e in rivals), default=0)
+    best_agreeing = max(len(_shared(set(cue.subject), set(e.subject))) for e in agreeing)
+    return best_rival >= 2 and best_rival > best_agreeing
 
 
 # "a positive correlation", "negative associations", "a negative effect on": a sign, as
@@ -897,10 +931,12 @@ def check_comparatives(claim: str, evidence: str) -> list[Finding]:
     out: list[Finding] = []
     rows: dict[str, tuple[list[float], tuple[int, int]]] | None = None  # read when needed
     for cue in _directions(claim):
-        if any(
-            e.towards(cue) == cue.towards(e) and _same_target(cue, e) and not _swapped(cue, e)
+        agreeing = [
+            e
             for e in ev
-        ):
+            if e.towards(cue) == cue.towards(e) and _same_target(cue, e) and not _swapped(cue, e)
+        ]
+        if agreeing and not _rival_subject(cue, agreeing, ev):
             continue  # the evidence says the same thing somewhere
         for e in ev:
             mine, theirs = cue.towards(e), e.towards(cue)
