@@ -246,6 +246,24 @@ def test_bibtex_parsing() -> None:
 # ---------------------------------------------------------------------------- claims
 
 
+def test_a_present_tense_change_carries_its_own_clause_unless_it_changes_it() -> None:
+    # extra_physics draft (Baldassarri et al., dense dynamic random graphs, p. 11).
+    s = (
+        "The basic reproduction number has a closed form, which reduces to a simple product on "
+        "a static graph, and it increases with the edge-resampling rate exactly when C exceeds "
+        "p0."
+    )
+    assert [s[a:b] for a, b in split_clauses(s)][-1] == (
+        "it increases with the edge-resampling rate exactly when C exceeds p0."
+    )
+    # "increases it further" changes the solubility of the clause before: one claim.
+    joined = (
+        "Descriptor explanations indicate that adding heteroatoms increases solubility, and "
+        "that adding ring structures increases it further."
+    )
+    assert split_clauses(joined) == [(0, len(joined))]
+
+
 def test_coordinated_findings_split_and_shared_subjects_do_not() -> None:
     s = "The WMD of Hb was 12.88 g/l, and the WMD of SF was 10.05 mg/l."
     assert [s[a:b] for a, b in split_clauses(s)] == [

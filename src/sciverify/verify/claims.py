@@ -263,9 +263,10 @@ def split_clauses(sentence: str) -> list[tuple[int, int]]:
             and not lx.direction(ws[0].lower)
             and any(
                 w.lower in _FINITE
+                or _changes_its_own(ws, k)
                 or (loose and len(w.lower) > 4 and w.lower.endswith("ed"))
                 or (loose and re.fullmatch(_PROOF, w.lower) is not None)
-                for w in ws[1:]
+                for k, w in enumerate(ws[1:], 1)
             )
         )
         if (
@@ -281,6 +282,19 @@ def split_clauses(sentence: str) -> list[tuple[int, int]]:
         else:
             out.append((s, e))
     return out
+
+
+# "..., and it increases with the resampling rate": a verb of change in the present tense
+# carries the clause's own finding; "..., and adding rings increases it further" changes what
+# the clause before names, and stays with it.
+_PRESENT_CHANGE = frozenset(
+    lx.split_words("increases decreases reduces improves raises lowers worsens")
+)
+
+
+def _changes_its_own(ws: list[lx.Word], k: int) -> bool:
+    after = ws[k + 1].lower if k + 1 < len(ws) else ""
+    return ws[k].lower in _PRESENT_CHANGE and after not in ("it", "them")
 
 
 _LIST_ITEM = re.compile(r"^\s*(?:[-*+•]|\d{1,3}[.)])\s+", re.MULTILINE)
