@@ -388,6 +388,21 @@ def test_universal_claim_over_limited_evidence() -> None:
     )
 
 
+def test_a_label_in_capitals_and_a_frequency_are_no_universal_claim() -> None:
+    # SemEAGAT, p. 5: "NONE" names the class of non-events.
+    ev = "Event detection is treated as multi-class classification over 34 classes."
+    label = (
+        "Event detection is framed as a multi-class problem over the 33 ACE2005 event subtypes "
+        "plus a NONE class for non-events."
+    )
+    assert universal_over_limited(label, ev) is None
+    assert universal_over_limited(label.replace("NONE class", "class, and none"), ev) == "none"
+    # Conspecific recognition in grey seal pups, p. 3: how often the pups were weighed.
+    weighed = "Animals were weighed at regular intervals during the trials."
+    assert universal_over_limited("Body mass was checked every three days.", weighed) is None
+    assert universal_over_limited("Every pup was weighed.", weighed) == "every"
+
+
 def test_a_supported_every_or_all_is_no_overreach_but_always_is() -> None:
     from sciverify.records import Status
     from sciverify.verify.claims import Claim

@@ -75,6 +75,27 @@ UNIVERSAL = re.compile(
     r"in (?:every|all) (?:cases?|patients?|stud(?:y|ies)|settings?))\b",
     re.IGNORECASE,
 )
+# "checked every three days", "every other service round": how often, not a claim about all.
+_FREQUENCY = re.compile(
+    r"\s+(?:other|few|\d[\d.,]*|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|"
+    r"second|third|fourth|fifth)\b",
+    re.IGNORECASE,
+)
+
+
+def universal_word(text: str) -> re.Match[str] | None:
+    """The first word of `text` that makes it a claim about all cases ("all", "never", "in
+    every study"); not a label in capitals ("a NONE class") or a frequency ("every three
+    days")."""
+    for m in UNIVERSAL.finditer(text):
+        if m.group().isupper() and len(m.group()) > 1:
+            continue
+        if m.group().lower() == "every" and _FREQUENCY.match(text, m.end()):
+            continue
+        return m
+    return None
+
+
 _CONDITION = re.compile(
     r"\b(?:in|among|for|under|during|at)\s+(?:[\w-]+\s+){0,3}?(?:mice|rats?|children|adults|"
     r"women|men|infants|patients|participants|pups|animals|vitro|vivo|conditions|pregnancy|"
@@ -326,7 +347,7 @@ def _features(text: str) -> dict[str, Any]:
         "hedges": hedges,
         "conditions": tuple(m.group() for m in _CONDITION.finditer(text)),
         "causal": bool(CAUSAL.search(text)),
-        "universal": bool(UNIVERSAL.search(text)),
+        "universal": universal_word(text) is not None,
         "anaphoric": bool(_ANAPHOR.match(text)),
     }
 

@@ -17,7 +17,7 @@ from sciverify.entail import lexicon as lx
 from sciverify.entail.checks import check_comparatives, check_hedging, check_negation
 from sciverify.records import Card, EntailProbs, EvidenceRef, Status
 from sciverify.verify.cards import WARNING, keyword_of, ref_of
-from sciverify.verify.claims import CAUSAL, UNIVERSAL, Claim
+from sciverify.verify.claims import CAUSAL, Claim, universal_word
 from sciverify.verify.evidence import ClaimCheck, Span, relevance
 
 CORRELATIONAL = re.compile(
@@ -77,7 +77,7 @@ _DETERMINERS = frozenset({"all", "every"})
 
 def universal_over_limited(claim: str, evidence: str) -> str | None:
     """The universal word of the claim when the evidence does not share it, else None."""
-    m = UNIVERSAL.search(claim)
+    m = universal_word(claim)
     if not m:
         return None
     word = m.group().lower()
