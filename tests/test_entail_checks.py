@@ -355,6 +355,22 @@ def test_a_method_that_measures_something_asserts_none_of_it() -> None:
     assert [f.effect for f in check_negation(claim, found)] == ["contradict"]
 
 
+def test_not_requiring_something_denies_depending_on_it() -> None:
+    # Charles 1997 (Intercellular calcium waves in glia), p. 6.
+    ev = (
+        "By contrast, we and others have reported that mechanically stimulated waves, "
+        "spontaneous glial intercellular waves in mixed glial-neuronal cultures, and "
+        "low-Ca2+-induced intercellular waves do not require extracellular Ca2+."
+    )
+    claim = "Mechanically induced Ca2+ waves in mixed glial cultures depend on extracellular Ca2+."
+    assert [(f.effect, f.evidence_text) for f in check_negation(claim, ev)] == [
+        ("contradict", "not require extracellular Ca2+")
+    ]
+    # Independence is what the evidence says, in other words.
+    assert check_negation(claim.replace("depend on", "are independent of"), ev) == []
+    assert check_negation(claim.replace("depend on", "do not need"), ev) == []
+
+
 def test_what_authors_believe_is_no_demonstration() -> None:
     # Frazier et al. 2015 (shark longevity), p. 5.
     ev = (

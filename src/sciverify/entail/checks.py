@@ -183,7 +183,14 @@ _CHANGE = frozenset(
 
 def _asserted(head: str, stems: set[str]) -> bool:
     # Prefix match, as `mentions._mentions`: "differ" / "difference", "increas" / "increase".
-    return head in stems or (len(head) >= 5 and any(s[:5] == head[:5] for s in stems))
+    if head in stems or (len(head) >= 5 and any(s[:5] == head[:5] for s in stems)):
+        return True
+    # "waves do not require extracellular Ca2+" denies "waves depend on extracellular Ca2+".
+    return head.startswith(_NEEDS) and any(s.startswith(_NEEDS) for s in stems)
+
+
+# Stem prefixes of the words that say one thing needs another.
+_NEEDS = ("requir", "need", "depend", "necess", "essenti", "indispens")
 
 
 def _negated_shared(
