@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import shutil
 from collections.abc import Callable
 from pathlib import Path
@@ -366,3 +367,17 @@ def test_rotated_page_is_read_upright(shared_corpora: Path, tmp_path: Path) -> N
     assert any("Mesons In A Relativistic" in s.heading for s in doc.sections)
     assert "J. Zeng, J. W. V an Orden and W. Rob erts" in texts
     assert "Old Dominion" in texts
+
+
+def test_ligatures_a_font_cannot_map_are_put_back(
+    parsed: Callable[[str], ParsedDocument],
+) -> None:
+    # A 1994 preprint whose font has no Unicode map for its fi/ff ligatures: PyMuPDF gives
+    # U+FFFD where "effect", "first" and "infinite" had their ligature.
+    text = " ".join(b.text for b in blocks(parsed("cer__cebaf_th_94_08_preprint.pdf")))
+    words = set(re.findall(r"[\w\ufffd]+", text))
+    assert {"effect", "first", "infinite", "satisfies", "find", "defined"} <= words
+    assert not words & {"e\ufffdect", "\ufffdrst", "in\ufffdnite", "satis\ufffdes", "\ufffdnd"}
+    # A lost glyph that is no ligature stays as it was: "Ca2\ufffd" in a calcium paper.
+    glia = " ".join(b.text for b in blocks(parsed("pf2__charles1998_glia_calcium_waves.pdf")))
+    assert "Ca2\ufffd" in glia and "Ca2fl" not in glia

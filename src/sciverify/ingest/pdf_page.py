@@ -6,7 +6,9 @@ Python over spans, so parsing stays close to the speed of text extraction itself
 
 from __future__ import annotations
 
+import functools
 import itertools
+import json
 import re
 import unicodedata
 from collections import Counter
@@ -96,6 +98,8 @@ def read_page(
                 continue  # glyphs without a Unicode mapping: nothing readable to keep
             if _SPACING_ACCENT.search(text):
                 text = fix_accents(text)
+            if bad:
+                text = repair_ligatures(text)
             main = max(spans, key=lambda s: len(s["text"]))
             size = round(main["size"], 1)
             if size < 3:
@@ -127,6 +131,8 @@ def read_page(
             plain_text = " ".join("".join(plain).split())
             if _SPACING_ACCENT.search(plain_text):
                 plain_text = fix_accents(plain_text)
+            if bad:
+                plain_text = repair_ligatures(plain_text)
             if (
                 previous is not None
                 and abs(y0 - previous.y0) < 0.35 * size
@@ -190,6 +196,78 @@ _BEFORE = {
     "\u02c7": "\u030c",
     "\u02d8": "\u0306",
 }
+
+
+# A font without a Unicode map for its ligature glyphs leaves U+FFFD where "fi", "ff", "fl",
+# "ffi" or "ffl" stood: "e\ufffdect", "\ufffdrst", "signi\ufffdcant".
+_LIGATURES = ("fi", "ff", "fl", "ffi", "ffl")
+_LIGATURE_WORD = re.compile(r"(?<![0-9A-Za-z\ufffd])[A-Za-z]*\ufffd[A-Za-z\ufffd]*(?![0-9])")
+_ENDINGS = ("s", "es", "ed", "d", "ly", "ing", "al", "ally", "ity", "ies", "ation", "ness")
+_MAX_GAPS = 3  # lost ligatures tried in one word
+_MIN_LETTERS = 2  # letters a word keeps besides its lost ligatures
+_MIN_WORD = 4  # letters of the word with its ligatures back
+
+
+def repair_ligatures(text: str) -> str:
+    """Put back the ligatures a font without a Unicode map lost: each U+FFFD inside a word
+    becomes the ligature that makes a known English word ("e\ufffdect" -> "effect"); a word
+    no ligature makes known ("Ca2\ufffd", a symbol) is left as it is."""
+    known = _known_words()
+    if not known:
+        return text
+
+    def fix(m: re.Match[str]) -> str:
+        word = m.group()
+        gaps = word.count(_UNMAPPED)
+        letters = len(word) - gaps
+        # A symbol next to a letter or two ("\ufffdN", "\ufffdas") or a name in capitals
+        # ("\ufffdX") is no word that lost a ligature.
+        if letters < _MIN_LETTERS or gaps > _MAX_GAPS or any(ch.isupper() for ch in word[1:]):
+            return word
+        if letters + 2 * gaps < _MIN_WORD:
+            return word
+        # A word the line breaks with a hyphen ("e\ufffdectiv-") is the start of a known word.
+        broken = text[m.end() : m.end() + 1] == "-" and not text[m.end() + 1 :].strip()
+        for combo in itertools.product(_LIGATURES, repeat=gaps):
+            pieces = iter(combo)
+            candidate = re.sub(_UNMAPPED, lambda _: next(pieces), word)
+            if _is_known(candidate.lower(), known) or (
+                broken and candidate.lower() in _known_starts()
+            ):
+                return candidate
+        return word
+
+    return _LIGATURE_WORD.sub(fix, text)
+
+
+def _is_known(word: str, known: frozenset[str]) -> bool:
+    """The word or its stem is in `known` ("defining": "define", "satisfies": "satisfy")."""
+    if word in known:
+        return True
+    return any(
+        word.endswith(e) and (word[: -len(e)] + tail) in known
+        for e in _ENDINGS
+        if len(word) >= len(e) + _MIN_WORD
+        for tail in ("", "e", "y")
+    )
+
+
+@functools.lru_cache(maxsize=1)
+def _known_starts() -> frozenset[str]:
+    """The first five or more letters of each known word, short of the whole word."""
+    return frozenset(w[:n] for w in _known_words() for n in range(5, len(w)))
+
+
+@functools.lru_cache(maxsize=1)
+def _known_words() -> frozenset[str]:
+    """Whole English words of the bundled model's word-piece vocabulary (30,000 entries)."""
+    from sciverify.entail.backends import bundled_model_path
+
+    try:
+        vocab = json.loads((bundled_model_path() / "tokenizer.json").read_text())["model"]["vocab"]
+    except (OSError, ValueError, KeyError):
+        return frozenset()
+    return frozenset(w for w in vocab if w.isalpha() and w.islower() and len(w) > 2)
 
 
 def fix_accents(text: str) -> str:
