@@ -228,9 +228,9 @@ def repair_ligatures(text: str) -> str:
             return word
         # A word the line breaks with a hyphen ("e\ufffdectiv-") is the start of a known word.
         broken = text[m.end() : m.end() + 1] == "-" and not text[m.end() + 1 :].strip()
+        parts = word.split(_UNMAPPED)
         for combo in itertools.product(_LIGATURES, repeat=gaps):
-            pieces = iter(combo)
-            candidate = re.sub(_UNMAPPED, lambda _: next(pieces), word)
+            candidate = parts[0] + "".join(a + b for a, b in zip(combo, parts[1:], strict=True))
             if _is_known(candidate.lower(), known) or (
                 broken and candidate.lower() in _known_starts()
             ):
