@@ -99,7 +99,7 @@ def read_page(
             if _SPACING_ACCENT.search(text):
                 text = fix_accents(text)
             if bad:
-                text = repair_ligatures(text)
+                text = repair_ligatures(repair_charges(text))
             main = max(spans, key=lambda s: len(s["text"]))
             size = round(main["size"], 1)
             if size < 3:
@@ -132,7 +132,7 @@ def read_page(
             if _SPACING_ACCENT.search(plain_text):
                 plain_text = fix_accents(plain_text)
             if bad:
-                plain_text = repair_ligatures(plain_text)
+                plain_text = repair_ligatures(repair_charges(plain_text))
             if (
                 previous is not None
                 and abs(y0 - previous.y0) < 0.35 * size
@@ -206,6 +206,17 @@ _ENDINGS = ("s", "es", "ed", "d", "ly", "ing", "al", "ally", "ity", "ies", "atio
 _MAX_GAPS = 3  # lost ligatures tried in one word
 _MIN_LETTERS = 2  # letters a word keeps besides its lost ligatures
 _MIN_WORD = 4  # letters of the word with its ligatures back
+
+
+# ... and where the charge of an ion stood: "Ca2\ufffd waves", "[Ca2\ufffd]i", "Na\ufffd".
+_CATION = re.compile(
+    r"\b((?:Ca|Mg|Zn|Fe|Cu|Mn|Co|Ni|Sr|Ba|Cd|Hg|Pb)[23]|Na|K|Li|H)\ufffd(?=([A-Za-z])?)"
+)
+
+
+def repair_charges(text: str) -> str:
+    """Put back the lost "+" of a cation ("Ca2\ufffdwaves" -> "Ca2+ waves")."""
+    return _CATION.sub(lambda m: f"{m.group(1)}+" + (" " if m.group(2) else ""), text)
 
 
 def repair_ligatures(text: str) -> str:
