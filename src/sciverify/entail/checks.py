@@ -530,19 +530,10 @@ def _strength(
         and not _adjectival(ws, i)
         and not (w.lower == "would" and _after_condition(whole or text, w.start))
     ]
-    # "a triplet that pointed to an alpha-oriented hydroxy group": an inference from what was
-    # seen, as cautious as "suggested"; a "point" of its own ("at this point") is no cue.
     cues += [
-        (_POINTS_TO_LEVEL, (w.start, ws[i + 1].end))
+        (_PHRASE_CUES[(w.lower, ws[i + 1].lower)], (w.start, ws[i + 1].end))
         for i, w in enumerate(ws[:-1])
-        if w.lower in _POINT_VERBS and ws[i + 1].lower in ("to", "toward", "towards")
-    ]
-    # "It is possible that q becomes negative only after ...": a possibility, as cautious as
-    # "may"; "it is possible to fit" says what can be done, and "the best possible" grades.
-    cues += [
-        (_POSSIBLE_LEVEL, (w.start, ws[i + 1].end))
-        for i, w in enumerate(ws[:-1])
-        if w.lower in _POSSIBILITY_WORDS and ws[i + 1].lower == "that"
+        if (w.lower, ws[i + 1].lower) in _PHRASE_CUES
     ]
     if not cues:
         return lx.ASSERTION_LEVEL, None
@@ -552,10 +543,18 @@ def _strength(
     return min(cues)
 
 
-_POINT_VERBS = frozenset(["point", "points", "pointed", "pointing"])
-_POINTS_TO_LEVEL = lx.HEDGE_LEVEL["suggests"]
-_POSSIBILITY_WORDS = frozenset(["possible", "plausible", "conceivable"])
-_POSSIBLE_LEVEL = lx.HEDGE_LEVEL["may"]
+# Two-word hedges, (word, next word) -> level. "A triplet that pointed to an alpha-oriented
+# hydroxy group" infers from what was seen, as cautious as "suggested" ("at this point" is no
+# cue); "it is possible that q turns negative" is as cautious as "may" ("it is possible to
+# fit" says what can be done).
+_PHRASE_CUES = {
+    **{
+        (verb, to): lx.HEDGE_LEVEL["suggests"]
+        for verb in ("point", "points", "pointed", "pointing")
+        for to in ("to", "toward", "towards")
+    },
+    **{(word, "that"): lx.HEDGE_LEVEL["may"] for word in ("possible", "plausible", "conceivable")},
+}
 
 
 # ", suggesting that ...", ", which may ...": an inference appended to a finding. Its hedge
