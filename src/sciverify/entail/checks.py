@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from sciverify.chunk import split_sentences
 from sciverify.entail import lexicon as lx
@@ -713,7 +713,7 @@ class _Cue:
     right: set[str]  # the compared-to side: "B"
     nominal: bool = False  # "a drop in X", "an increase of X": what changes comes after
     evaluative: bool = False  # "better", "improved": says which way is good, not which is more
-    subject: frozenset[str] = frozenset()  # the clause before the cue ("adding rings ...")
+    subject: set[str] = field(default_factory=set)  # the clause before it ("adding rings")
 
     def towards(self, other: _Cue) -> int | None:
         """This cue's direction read against `other`: as it stands when both say how much or
@@ -767,7 +767,7 @@ def _directions(text: str) -> list[_Cue]:
         evaluative = w.lower in _EVALUATIVE_WORDS
         back = lx.run(text, ws, i, -1, limit=_SUBJECT_WORDS)
         opener = next((k for k, x in enumerate(back) if x.lower in _CLAUSE_OPENERS), len(back))
-        subject = frozenset(_side(back[:opener]))  # "indicate that [adding rings] increases"
+        subject = _side(back[:opener])  # "indicate that [adding rings] increases"
         out.append(
             _Cue(d, (w.start, w.end), before, target, left, right, nominal, evaluative, subject)
         )
@@ -786,17 +786,19 @@ def _rival_subject(cue: _Cue, agreeing: list[_Cue], ev: list[_Cue]) -> bool:
     solubility"; the first clause agrees in words only."""
     if not cue.subject:
         return False
-    rivals = [
-        e
-        for e in ev
-        if (mine := cue.towards(e)) is not None
-        and (theirs := e.towards(cue)) is not None
-        and _same_target(cue, e)
-        and (theirs != mine) != _swapped(cue, e)
-    ]
-    best_rival = max((len(_shared(set(cue.subject), set(e.subject))) for e in rivals), default=0)
-    best_agreeing = max(len(_shared(set(cue.subject), set(e.subject))) for e in agreeing)
+    rivals = [e for e in ev if _against(cue, e)]
+    best_rival = max((len(_shared(cue.subject, e.subject)) for e in rivals), default=0)
+    best_agreeing = max(len(_shared(cue.subject, e.subject)) for e in agreeing)
     return best_rival >= 2 and best_rival > best_agreeing
+
+
+def _against(cue: _Cue, e: _Cue) -> bool:
+    """The evidence cue `e` says the other way about what the claim cue `cue` acts on (or
+    compares the same two sides the other way round)."""
+    mine, theirs = cue.towards(e), e.towards(cue)
+    if mine is None or theirs is None:
+        return False
+    return _same_target(cue, e) and (theirs != mine) != _swapped(cue, e)
 
 
 # "a positive correlation", "negative associations", "a negative effect on": a sign, as
@@ -945,10 +947,7 @@ def check_comparatives(claim: str, evidence: str) -> list[Finding]:
         if agreeing and not _rival_subject(cue, agreeing, ev):
             continue  # the evidence says the same thing somewhere
         for e in ev:
-            mine, theirs = cue.towards(e), e.towards(cue)
-            if mine is None or theirs is None:
-                continue
-            if _same_target(cue, e) and (theirs != mine) != _swapped(cue, e):
+            if _against(cue, e):
                 said = claim[cue.span[0] : cue.span[1]]
                 message = (
                     f"the claim compares the two sides of {said!r} the other way round"

@@ -96,10 +96,7 @@ def read_page(
                 continue
             if bad * 3 > len(text):
                 continue  # glyphs without a Unicode mapping: nothing readable to keep
-            if _SPACING_ACCENT.search(text):
-                text = fix_accents(text)
-            if bad:
-                text = repair_ligatures(repair_charges(text))
+            text = _mended(text, bad)
             main = max(spans, key=lambda s: len(s["text"]))
             size = round(main["size"], 1)
             if size < 3:
@@ -129,10 +126,7 @@ def read_page(
             n = sum(len(s["text"]) for s in spans) or 1
             x0, y0, x1, y1 = _upright(line["bbox"], main_dir, width, height, size)
             plain_text = " ".join("".join(plain).split())
-            if _SPACING_ACCENT.search(plain_text):
-                plain_text = fix_accents(plain_text)
-            if bad:
-                plain_text = repair_ligatures(repair_charges(plain_text))
+            plain_text = _mended(plain_text, bad)
             if (
                 previous is not None
                 and abs(y0 - previous.y0) < 0.35 * size
@@ -279,6 +273,14 @@ def _known_words() -> frozenset[str]:
     except (OSError, ValueError, KeyError):
         return frozenset()
     return frozenset(w for w in vocab if w.isalpha() and w.islower() and len(w) > 2)
+
+
+def _mended(text: str, unmapped: int) -> str:
+    """A line's text with spacing accents composed and, when it has `unmapped` glyphs, the
+    ligatures and ion charges they stood for put back."""
+    if _SPACING_ACCENT.search(text):
+        text = fix_accents(text)
+    return repair_ligatures(repair_charges(text)) if unmapped else text
 
 
 def fix_accents(text: str) -> str:
