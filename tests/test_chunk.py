@@ -30,7 +30,7 @@ OWN_KINDS = {
     BlockKind.caption: {"figure", "table"},
     BlockKind.equation: {"equation"},
 }
-SKIPPED = {SectionKind.references, SectionKind.acknowledgements}
+SKIPPED = {SectionKind.references}
 
 
 # ---------------------------------------------------------------------------- invariants
@@ -256,15 +256,20 @@ def test_headings_are_not_chunk_text_and_stop_merging() -> None:
     assert [c.text for c in chunks] == ["First part.", "Second part."]
 
 
-def test_references_and_acknowledgements_are_not_chunked() -> None:
+def test_references_are_not_chunked_but_acknowledgements_are() -> None:
+    # A funding or ethics statement is something a summary repeats ("funded by the NHMRC"); a
+    # reference list is not evidence.
     chunks = chunks_of(
         Section("Results", SectionKind.results, (Block("We found it."),)),
         Section(
-            "Acknowledgements", SectionKind.acknowledgements, (Block("We thank the funders."),)
+            "Funding statement",
+            SectionKind.acknowledgements,
+            (Block("This project was funded by a four-year project grant from the NHMRC."),),
         ),
         Section("References", SectionKind.references, (Block("[1] A. Author. A title. 2020."),)),
     )
-    assert [c.chunk_id for c in chunks] == ["p:results:1"]
+    assert [c.chunk_id for c in chunks] == ["p:results:1", "p:acknowledgements:1"]
+    assert chunks[1].section_kind == SectionKind.acknowledgements
 
 
 def test_empty_and_whitespace_blocks_give_no_chunks() -> None:

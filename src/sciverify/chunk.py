@@ -5,7 +5,9 @@ A chunk stays inside one section and is a contiguous slice of that section's tex
 `section.text[chunk.char_start:chunk.char_end] == chunk.text` always holds. Paragraph blocks
 are the unit: short ones are merged with their neighbours, long ones are split at sentence
 boundaries, and tables, figure captions and equations are chunks of their own. Sections of
-kind `references` and `acknowledgements` are not chunked: they are not evidence.
+kind `references` are not chunked: a reference list is not evidence. Acknowledgements are: they
+state who funded the work, which ethics board approved it and which code and data it used, and a
+summary repeats that.
 """
 
 from __future__ import annotations
@@ -273,7 +275,7 @@ def section_slugs(sections: Sequence[Section]) -> list[str]:
 
 # ---------------------------------------------------------------------------- chunking
 
-_SKIPPED_SECTIONS = frozenset({SectionKind.references, SectionKind.acknowledgements})
+_SKIPPED_SECTIONS = frozenset({SectionKind.references})
 _OWN_CHUNK_KIND: dict[str, str] = {
     BlockKind.table: "table",
     BlockKind.caption: "figure",
@@ -479,8 +481,8 @@ def chunk_document(
     `max_tokens` is split at sentence boundaries (`split_sentences`); a single sentence over
     the budget becomes its own chunk, and one over twice the budget is cut at word
     boundaries. Tables, figure captions and equations are chunks of their own; heading
-    blocks are not chunk text. Sections of kind `references` and `acknowledgements` are
-    skipped: they are not evidence. Token counts are `estimate_tokens` approximations.
+    blocks are not chunk text. Sections of kind `references` are skipped: they are not
+    evidence. Token counts are `estimate_tokens` approximations.
 
     Args:
         doc: the parsed document (PDF or JSONL record).
@@ -542,15 +544,33 @@ def chunk_document(
     return chunks
 
 
-
 # -- the stage: stored versions -> stored chunks ---------------------------------------------
 
 CHUNKER_VERSION = "sciverify-chunk/1"
 _CHUNK_BATCH = 500
 _CHUNK_COLUMNS = (
-    "chunk_id", "paper_id", "version_id", "section", "section_kind", "section_ordinal", "ordinal",
-    "text", "page", "x0", "y0", "x1", "y1", "char_start", "char_end", "kind", "evidence_type",
-    "previous_context", "next_context", "figure_or_table_ref", "token_count", "text_hash",
+    "chunk_id",
+    "paper_id",
+    "version_id",
+    "section",
+    "section_kind",
+    "section_ordinal",
+    "ordinal",
+    "text",
+    "page",
+    "x0",
+    "y0",
+    "x1",
+    "y1",
+    "char_start",
+    "char_end",
+    "kind",
+    "evidence_type",
+    "previous_context",
+    "next_context",
+    "figure_or_table_ref",
+    "token_count",
+    "text_hash",
     "chunker",
 )
 
@@ -621,18 +641,37 @@ def chunk(*, store: Any, settings: Any, progress: Any = None, rebuild: bool = Fa
         for paper_id, version_id, title in batch:
             doc = docs[version_id]
             slug_ordinal = {slug: i for i, slug in enumerate(section_slugs(doc.sections), start=1)}
-            chunks = chunk_document(doc, paper_id=paper_id, version_id=version_id,
-                                    max_tokens=cfg.max_tokens, min_tokens=cfg.min_tokens,
-                                    context_chars=cfg.context_chars)
+            chunks = chunk_document(
+                doc,
+                paper_id=paper_id,
+                version_id=version_id,
+                max_tokens=cfg.max_tokens,
+                min_tokens=cfg.min_tokens,
+                context_chars=cfg.context_chars,
+            )
             for c in chunks:
                 box = c.bbox or (None, None, None, None)
                 values = (
-                    c.chunk_id, c.paper_id, c.version_id, c.section or _untitled(c.section_kind),
+                    c.chunk_id,
+                    c.paper_id,
+                    c.version_id,
+                    c.section or _untitled(c.section_kind),
                     c.section_kind,
-                    slug_ordinal.get(c.chunk_id.rsplit(":", 2)[1]), c.ordinal, c.text, c.page, *box,
-                    c.char_start, c.char_end, c.kind, c.evidence_type, c.previous_context,
-                    c.next_context, c.figure_or_table_ref, c.token_count,
-                    chunk_text_hash(c, title), fingerprint,
+                    slug_ordinal.get(c.chunk_id.rsplit(":", 2)[1]),
+                    c.ordinal,
+                    c.text,
+                    c.page,
+                    *box,
+                    c.char_start,
+                    c.char_end,
+                    c.kind,
+                    c.evidence_type,
+                    c.previous_context,
+                    c.next_context,
+                    c.figure_or_table_ref,
+                    c.token_count,
+                    chunk_text_hash(c, title),
+                    fingerprint,
                 )
                 for name, value in zip(_CHUNK_COLUMNS, values, strict=True):
                     columns[name].append(value)
@@ -647,8 +686,10 @@ def chunk(*, store: Any, settings: Any, progress: Any = None, rebuild: bool = Fa
             if columns["chunk_id"]:
                 names = ", ".join(_CHUNK_COLUMNS)
                 selects = ", ".join("unnest(?)" for _ in _CHUNK_COLUMNS)
-                conn.execute(f"INSERT INTO chunks ({names}) SELECT {selects}",
-                             [columns[n] for n in _CHUNK_COLUMNS])
+                conn.execute(
+                    f"INSERT INTO chunks ({names}) SELECT {selects}",
+                    [columns[n] for n in _CHUNK_COLUMNS],
+                )
             conn.execute(
                 "INSERT INTO chunked_versions SELECT unnest(?), unnest(?), ?, ?",
                 [[row[1] for row in batch], paper_ids, fingerprint, stamp],
