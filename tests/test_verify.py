@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import time
 from collections.abc import Sequence
@@ -138,6 +139,41 @@ def test_citations_resolve_to_corpus_papers(results: dict[str, VerifyResult]) ->
     assert med["resolved"] == 3 and len(med["missing"]) == 1 and "geerts1994" in med["missing"][0]
     eco = results["ecology_review"].summary["citations"]
     assert any("Twiss" in m for m in eco["missing"]) and eco["resolved"] == 2
+
+
+def _as_footnotes(draft: str) -> str:
+    body, refs = draft.split("## References")
+    body = re.sub(r"\[(\d)\]", r"[^\1]", body)
+    return body + "\n".join(re.sub(r"^(\d)\. ", r"[^\1]: ", line) for line in refs.split("\n"))
+
+
+def _as_superscripts(draft: str) -> str:
+    body, refs = draft.split("## References")
+    body = re.sub(r" \[(\d)\]", lambda m: "¹²³"[int(m[1]) - 1], body)
+    return f"{body}## References{refs}"
+
+
+@pytest.mark.parametrize("rewrite", [_as_footnotes, _as_superscripts])
+def test_footnote_and_superscript_citations_resolve_like_numbered_ones(
+    corpus: Path, results: dict[str, VerifyResult], rewrite: Any
+) -> None:
+    # The engineering draft cites [1]-[3] from a numbered reference list; written with
+    # Markdown footnotes or superscript numbers it must read the same: the citation that names
+    # the wrong paper, the paper missing from the corpus and every other verdict.
+    draft = (DRAFTS / "engineering_review.md").read_text()
+    settings = sv.load_settings(corpus=corpus)
+    with sv.open_store(corpus, read_only=True) as store:
+        other = verify(rewrite(draft), store=store, settings=settings, source="x.md")
+
+    def verdicts(result: VerifyResult) -> list[tuple[str, str | None, str]]:
+        return [(c.status, c.finding, c.claim[:40]) for c in cards_of(result) if c.layer == "fact"]
+
+    assert verdicts(other) == verdicts(results["engineering_review"])
+    assert ("unverifiable", "cited_paper_missing") in {(s, f) for s, f, _ in verdicts(other)}
+    assert (
+        other.summary["citations"]["resolved"]
+        == (results["engineering_review"].summary["citations"]["resolved"])
+    )
 
 
 def test_author_year_citations_tolerate_corpus_years(corpus: Path) -> None:

@@ -188,6 +188,11 @@ def test_long_and_multi_topic_blocks_are_split_at_sentences() -> None:
         ("Robinson et al. (2015) found more checks.", "author_year", ("robinson:2015",)),
         ("De Marchis et al. (2016) stimulated the forearm.", "author_year", ("marchis:2016",)),
         ("as reported [3, 5-7].", "numeric", ("3", "5", "6", "7")),
+        ("as reported [^3].", "footnote", ("3",)),
+        ("as reported[^dean-2004], and more.", "footnote", ("dean-2004",)),
+        ("on 1800 machines².", "superscript", ("2",)),
+        ("as reported.¹⁻³", "superscript", ("1", "2", "3")),
+        ("as reported,⁴,⁶ before.", "superscript", ("4", "6")),
         ("see doi:10.1186/1752-2897-4-1.", "doi", ("10.1186/1752-2897-4-1",)),
         ("see arXiv:2302.07302v1 for details.", "arxiv", ("2302.07302",)),
     ],
@@ -204,6 +209,36 @@ def test_things_in_brackets_that_are_not_citations() -> None:
         "see [the link](http://x.org) and ![fig](a.png); in (2009) nothing."
     )
     assert find_citations(text) == []
+    # Exponents, not reference numbers.
+    text = (
+        "An area of 12 m² at 10⁶ cells, a rate of 3 s⁻¹, a volume of 5 Mpc³, Ca²⁺ waves and a "
+        "weight f(τ) = (γτ)²."
+    )
+    assert find_citations(text) == []
+
+
+def test_footnote_definitions_are_references_not_prose() -> None:
+    text = (
+        "MapReduce jobs ran on about 1800 machines[^1].\n\n"
+        "[^1]: Dean J, Ghemawat S. MapReduce: Simplified Data Processing on Large Clusters. "
+        "OSDI 2004.\n"
+        "[^note]: Counts exclude idle machines.\n"
+    )
+    seg = segment(text)
+    assert [p.text for p in seg.paragraphs] == ["MapReduce jobs ran on about 1800 machines[^1]."]
+    assert [r for r, _ in seg.references] == [
+        (
+            "[^1]: Dean J, Ghemawat S. MapReduce: Simplified Data Processing on Large Clusters. "
+            "OSDI 2004."
+        ),
+        "[^note]: Counts exclude idle machines.",
+    ]
+    assert all(text[a:b] == r for r, (a, b) in seg.references)
+    claim = extract_claims(seg.paragraphs[0]).claims[0]
+    assert claim.text == "MapReduce jobs ran on about 1800 machines."
+    # A definition that is only a link parses as a CommonMark link reference; it still counts.
+    linked = segment("Jobs ran[^1].\n\n[^1]: https://doi.org/10.1145/1327452.1327492\n")
+    assert [r for r, _ in linked.references] == ["[^1]: https://doi.org/10.1145/1327452.1327492"]
 
 
 def test_strip_citations_keeps_a_readable_sentence() -> None:

@@ -2,8 +2,9 @@
 
 Styles: Pandoc `[@key]` / `[@a; @b, p. 3]` (resolved through a BibTeX file), author-year
 `(Smith et al., 2020)` / `(Smith and Jones 2019; Lee, 2018)` / `Smith et al. (2020)` (matched on
-first-author surname and year), numbered `[3]` / `[3, 5-7]` (resolved through the draft's own
-reference list), bare DOIs and arXiv ids. A citation the corpus cannot resolve keeps a label
+first-author surname and year), numbered `[3]` / `[3, 5-7]` and superscript `text.¹` / `text²⁻⁴`
+(resolved through the draft's own reference list), Markdown footnotes `[^3]` / `[^smith]`
+(resolved through their `[^3]: ...` definitions), bare DOIs and arXiv ids. A citation the corpus cannot resolve keeps a label
 ("Smith et al., 2020", "[4] Kudsk KA ... 1989") so the report can say which paper to add.
 """
 
@@ -23,6 +24,19 @@ _PANDOC = re.compile(r"\[((?:[^\[\]@]*?[\s;-])?-?@\w[^\[\]]*)\](?!\()")
 _PANDOC_KEY = re.compile(r"(?<![\w@])-?@([\w][\w:.#$%&+?<>~/-]*)")
 _INTERVAL_BEFORE = re.compile(r"[=∈≤≥<>]\s*$")
 _NUMERIC = re.compile(r"(?<!\!)\[(\d{1,4}(?:\s*[-–,]\s*\d{1,4})*)\](?!\()")
+# A Markdown footnote marker "[^3]"; "[^3]: ..." is its definition, not a citation.
+_FOOTNOTE = re.compile(r"\[\^([^\]\s]{1,40})\](?!:)")
+FOOTNOTE_DEFINITION = re.compile(r"^[ \t]{0,3}\[\^([^\]\s]{1,40})\]:[ \t]*", re.MULTILINE)
+# Superscript reference numbers after a word or a punctuation mark: "machines²", "text.¹⁻³",
+# "(Fig. 2)⁴". Not an exponent: "m²", "10⁶" and "s⁻¹" have no word of three letters before them
+# or start with a sign.
+_SUPERSCRIPT_DIGITS = "⁰¹²³⁴⁵⁶⁷⁸⁹"
+_SUPERSCRIPT = re.compile(
+    rf"(?:(?<=[A-Za-z]{{3}})|(?<=[.,;:\"”’]))[{_SUPERSCRIPT_DIGITS}]+"
+    rf"(?:\s?[,⁻–-]\s?[{_SUPERSCRIPT_DIGITS}]+)*"
+)
+_PLAIN_DIGITS = str.maketrans(_SUPERSCRIPT_DIGITS + "⁻", "0123456789-")
+_UNIT_BEFORE = re.compile(r"(?<![A-Za-z])(?:sec|mol|rad|[kMG]pc|kcal|mmol|nmol)$")
 _YEAR = r"(?:19|20)\d{2}[a-z]?"
 _PAREN = re.compile(rf"\(([^()]{{0,300}}?\b{_YEAR}(?:[,:]\s*(?:pp?\.\s*)?\d+(?:[-–]\d+)?)?)\)")
 _NAME = r"[A-Z][\w'’-]+"
@@ -120,6 +134,13 @@ def find_citations(text: str, base: int = 0) -> list[Citation]:
         if _INTERVAL_BEFORE.search(text, 0, m.start()) or any(int(n) == 0 for n in numbers):
             continue  # "σ = [0, 100]": an interval, not references (they count from 1)
         add("numeric", m, _expand_numbers(m.group(1)))
+    for m in _FOOTNOTE.finditer(text):
+        add("footnote", m, (m.group(1),))
+    for m in _SUPERSCRIPT.finditer(text):
+        if _UNIT_BEFORE.search(text, max(0, m.start() - 6), m.start()):
+            continue  # a unit's exponent ("Mpc³", "mol²")
+        refs = _expand_numbers(m.group().translate(_PLAIN_DIGITS).replace(" ", ""))
+        add("superscript", m, tuple(n for n in refs if int(n) > 0))
     for m in _NARRATIVE.finditer(text):
         first = m.group("names").split()[0].lower()
         if first in _NOT_NAMES:
@@ -294,9 +315,18 @@ class Resolver:
         self._bib = bib or {}
         self._works: list[dict[str, Any]] | None = None
         self._refs: dict[str, Any] = {}
+        self._notes: set[str] = set()
         from sciverify.ingest.pdf_refs import parse_reference
 
         for n, raw in enumerate(references, 1):
+            footnote = FOOTNOTE_DEFINITION.match(raw)
+            if footnote:
+                ref = parse_reference(raw[footnote.end() :])
+                if ref.year or ref.doi or ref.arxiv_id or "://" in raw:
+                    self._refs[f"^{footnote.group(1)}"] = ref
+                else:  # a note ("[^2]: Counts exclude withdrawn patients."), not a source
+                    self._notes.add(footnote.group(1))
+                continue
             number = re.match(r"^\s*\[?(\d{1,4})[\].)]?\s", raw)
             self._refs[number.group(1) if number else str(n)] = parse_reference(raw)
         self._cache: dict[tuple[str, str], Source] = {}
@@ -405,7 +435,12 @@ class Resolver:
         return tuple(hits) if len(hits) == 1 else ()
 
     def resolve(self, citation: Citation) -> list[Source]:
-        return [self._resolve_key(citation.style, key) for key in citation.keys]
+        """What each key of the citation points at; a footnote that is a note points at none."""
+        return [
+            self._resolve_key(citation.style, key)
+            for key in citation.keys
+            if not (citation.style == "footnote" and key in self._notes)
+        ]
 
     def _resolve_key(self, style: str, key: str) -> Source:
         cached = self._cache.get((style, key))
@@ -421,16 +456,16 @@ class Resolver:
             ids = self._by(doi=entry.doi, arxiv=entry.arxiv_id, title=entry.title)
             label = f"@{key}" + (f": {entry.title}" if entry.title else "")
             return Source(key, label, ids)
-        if style == "numeric":
+        if style == "footnote":
+            ref = self._refs.get(f"^{key}")
+            if ref is None:
+                return Source(key, f"[^{key}] (the draft defines no such footnote)")
+            return self._numbered(key, ref, f"[^{key}]")
+        if style in ("numeric", "superscript"):
             ref = self._refs.get(key)
             if ref is None:
                 return Source(key, f"[{key}] (no such entry in the draft's reference list)")
-            surname = normalise_name(_last(ref.authors[0])) if ref.authors else None
-            ids = self._by(doi=ref.doi, arxiv=ref.arxiv_id, title=ref.title)
-            ids = ids or self._titled_in(ref.raw)
-            if not ids and surname and ref.year:
-                ids = self._by(surname=surname, year=ref.year)
-            return Source(key, f"[{key}] {_short(ref.raw)}", ids)
+            return self._numbered(key, ref, f"[{key}]")
         if style == "author_year":
             surname, _, year = key.partition(":")
             number = int(year) if year.isdigit() else None
@@ -450,6 +485,15 @@ class Resolver:
         if style == "doi":
             return Source(key, f"doi:{key}", self._by(doi=key))
         return Source(key, f"arXiv:{key}", self._by(arxiv=key))
+
+    def _numbered(self, key: str, ref: Any, mark: str) -> Source:
+        """The works an entry of the draft's reference list (or a footnote) names."""
+        surname = normalise_name(_last(ref.authors[0])) if ref.authors else None
+        ids = self._by(doi=ref.doi, arxiv=ref.arxiv_id, title=ref.title)
+        ids = ids or self._titled_in(ref.raw)
+        if not ids and surname and ref.year:
+            ids = self._by(surname=surname, year=ref.year)
+        return Source(key, f"{mark} {_short(ref.raw)}", ids)
 
 
 # Words of a title that say nothing of which paper it is.

@@ -43,6 +43,8 @@ _SYMBOL_DEF = re.compile(
 _CITATION_FAMILY = {
     "pandoc": "Pandoc [@key]",
     "numeric": "numbered [n]",
+    "superscript": "superscript numbers",
+    "footnote": "footnotes [^n]",
     "author_year": "author-year (Name, year)",
 }
 

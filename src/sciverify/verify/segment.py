@@ -18,7 +18,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 from sciverify.chunk import estimate_tokens, split_sentences
-from sciverify.verify.citations import strip_citations
+from sciverify.verify.citations import FOOTNOTE_DEFINITION, strip_citations
 
 # Headings whose section is the draft's reference list, not prose to verify.
 REFERENCE_HEADINGS = re.compile(
@@ -194,12 +194,37 @@ def _blocks(
         if in_refs:
             refs.extend(_reference_entries(text, tokens, i, start, end, offset))
             continue
+        if kind == "text" and FOOTNOTE_DEFINITION.match(text, start):
+            # "[^3]: Dean J, Ghemawat S. MapReduce ...": footnote definitions, wherever they
+            # stand, are the draft's sources (or notes), not prose to verify.
+            refs.extend(_footnotes(text, start, end))
+            continue
         name, skind = section()
         blocks.append(_Block(start, end, kind, name, skind))
+    # A definition that is all link ("[^1]: https://doi.org/...") parses as a CommonMark link
+    # reference and leaves no token: it is still the footnote's source.
+    taken = {a for _, (a, _) in refs}
+    for m in FOOTNOTE_DEFINITION.finditer(parse_text):
+        if m.start() not in taken and not any(b.start <= m.start() < b.end for b in blocks):
+            line_end = text.find("\n", m.start())
+            s, e = _trim(text, m.start(), len(text) if line_end < 0 else line_end)
+            refs.append((text[s:e], (s, e)))
+    refs.sort(key=lambda r: r[1])
     return blocks, refs, headings
 
 
-_ENTRY_START = re.compile(r"^\s*(?:\[\d{1,4}\]|\d{1,4}[.)]\s)", re.MULTILINE)
+_ENTRY_START = re.compile(r"^\s*(?:\[\d{1,4}\]|\d{1,4}[.)]\s|\[\^[^\]\s]+\]:)", re.MULTILINE)
+
+
+def _footnotes(text: str, start: int, end: int) -> list[tuple[str, tuple[int, int]]]:
+    """The footnote definitions of one paragraph, each with its continuation lines."""
+    cuts = [m.start() for m in FOOTNOTE_DEFINITION.finditer(text, start, end)]
+    out = []
+    for a, b in zip(cuts, [*cuts[1:], end], strict=True):
+        s, e = _trim(text, a, b)
+        if s < e:
+            out.append((text[s:e], (s, e)))
+    return out
 
 
 def _reference_entries(
