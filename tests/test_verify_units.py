@@ -11,7 +11,7 @@ from sciverify.errors import InputError
 from sciverify.records import Card, EntailProbs, Risk
 from sciverify.verify import decode_draft, read_draft, verify
 from sciverify.verify.cards import downgrade, fact_card, keyword_of, paragraph_risk
-from sciverify.verify.citations import find_citations, parse_bibtex, strip_citations
+from sciverify.verify.citations import Resolver, find_citations, parse_bibtex, strip_citations
 from sciverify.verify.claims import extract_claims, skip_reason, split_clauses
 from sciverify.verify.classify import paragraph_type
 from sciverify.verify.consistency import (
@@ -193,6 +193,9 @@ def test_long_and_multi_topic_blocks_are_split_at_sentences() -> None:
         ("on 1800 machines².", "superscript", ("2",)),
         ("as reported.¹⁻³", "superscript", ("1", "2", "3")),
         ("as reported,⁴,⁶ before.", "superscript", ("4", "6")),
+        ("as reported (ref. 3).", "numeric", ("3",)),
+        ("as reported (refs 3–5).", "numeric", ("3", "4", "5")),
+        ("as reported [Smith et al., 2020].", "author_year", ("smith:2020",)),
         ("see doi:10.1186/1752-2897-4-1.", "doi", ("10.1186/1752-2897-4-1",)),
         ("see arXiv:2302.07302v1 for details.", "arxiv", ("2302.07302",)),
     ],
@@ -215,6 +218,17 @@ def test_things_in_brackets_that_are_not_citations() -> None:
         "weight f(τ) = (γτ)²."
     )
     assert find_citations(text) == []
+    # Counts, labels and enumerations in parentheses (numbered citations use brackets).
+    text = "Forests (674), Eq. (3), in two steps: (1) sorting and (2) ranking (4)."
+    assert find_citations(text) == []
+
+
+def test_a_superscript_cites_only_an_entry_of_the_reference_list() -> None:
+    # Without a reference list "²" is more likely an exponent than a source: no missing paper.
+    cite = find_citations("Both arms were randomised.²")[0]
+    assert cite.style == "superscript"
+    assert Resolver(None).resolve(cite) == []
+    assert Resolver(None, references=["1. Smith J. A title. 2020."]).resolve(cite) == []
 
 
 def test_footnote_definitions_are_references_not_prose() -> None:

@@ -598,7 +598,8 @@ def _read_draft(draft: str) -> tuple[str, str]:
 
 @command(help="Verify a draft (Markdown or text, a file or - for stdin) against the corpus, "
               "paragraph by paragraph and claim by claim. Never rewrites the draft. A claim is "
-              "checked against the papers it cites: [@key] (with --bib), (Author, Year), "
+              "checked against the papers it cites: [@key] (with --bib), (Author, Year) or "
+              "[Author, Year], "
               "[1] or superscript¹ numbers (through the draft's reference list), Markdown "
               "footnotes [^1], DOIs and arXiv ids; an uncited claim against the whole corpus.")
 def verify(

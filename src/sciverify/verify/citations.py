@@ -24,12 +24,14 @@ _PANDOC = re.compile(r"\[((?:[^\[\]@]*?[\s;-])?-?@\w[^\[\]]*)\](?!\()")
 _PANDOC_KEY = re.compile(r"(?<![\w@])-?@([\w][\w:.#$%&+?<>~/-]*)")
 _INTERVAL_BEFORE = re.compile(r"[=∈≤≥<>]\s*$")
 _NUMERIC = re.compile(r"(?<!\!)\[(\d{1,4}(?:\s*[-–,]\s*\d{1,4})*)\](?!\()")
+# "(ref. 3)", "(refs 3-5)": numbered references named as such.
+_REF_WORD = re.compile(r"\((?:see\s+)?refs?\.?\s+(\d{1,4}(?:\s*[-–,]\s*\d{1,4})*)\)", re.IGNORECASE)
 # A Markdown footnote marker "[^3]"; "[^3]: ..." is its definition, not a citation.
 _FOOTNOTE = re.compile(r"\[\^([^\]\s]{1,40})\](?!:)")
 FOOTNOTE_DEFINITION = re.compile(r"^[ \t]{0,3}\[\^([^\]\s]{1,40})\]:[ \t]*", re.MULTILINE)
-# Superscript reference numbers after a word or a punctuation mark: "machines²", "text.¹⁻³",
-# "(Fig. 2)⁴". Not an exponent: "m²", "10⁶" and "s⁻¹" have no word of three letters before them
-# or start with a sign.
+# Superscript reference numbers after a word or a punctuation mark: "machines²", "text.¹⁻³".
+# Not an exponent: "m²", "10⁶", "(γτ)²" and "s⁻¹" have no word of three letters or stop before
+# them, or start with a sign.
 _SUPERSCRIPT_DIGITS = "⁰¹²³⁴⁵⁶⁷⁸⁹"
 _SUPERSCRIPT = re.compile(
     rf"(?:(?<=[A-Za-z]{{3}})|(?<=[.,;:\"”’]))[{_SUPERSCRIPT_DIGITS}]+"
@@ -38,6 +40,10 @@ _SUPERSCRIPT = re.compile(
 _PLAIN_DIGITS = str.maketrans(_SUPERSCRIPT_DIGITS + "⁻", "0123456789-")
 _UNIT_BEFORE = re.compile(r"(?<![A-Za-z])(?:sec|mol|rad|[kMG]pc|kcal|mmol|nmol)$")
 _YEAR = r"(?:19|20)\d{2}[a-z]?"
+# An author-year citation in square brackets: "[Smith et al., 2020]", "[Lee 2018; Wu, 2019]".
+_BRACKET_YEAR = re.compile(
+    rf"(?<!\!)\[([^\[\]]{{0,300}}?\b{_YEAR}(?:[,:]\s*(?:pp?\.\s*)?\d+(?:[-–]\d+)?)?)\](?!\()"
+)
 _PAREN = re.compile(rf"\(([^()]{{0,300}}?\b{_YEAR}(?:[,:]\s*(?:pp?\.\s*)?\d+(?:[-–]\d+)?)?)\)")
 _NAME = r"[A-Z][\w'’-]+"
 _PARTICLE = r"(?:(?:de|van|von|der|den|la|le|da|di|du|del)\s+)"
@@ -134,6 +140,12 @@ def find_citations(text: str, base: int = 0) -> list[Citation]:
         if _INTERVAL_BEFORE.search(text, 0, m.start()) or any(int(n) == 0 for n in numbers):
             continue  # "σ = [0, 100]": an interval, not references (they count from 1)
         add("numeric", m, _expand_numbers(m.group(1)))
+    for m in _REF_WORD.finditer(text):
+        add("numeric", m, _expand_numbers(m.group(1)))
+    for m in _BRACKET_YEAR.finditer(text):
+        keys = _author_year_keys(m.group(1))
+        if keys:
+            add("author_year", m, keys)
     for m in _FOOTNOTE.finditer(text):
         add("footnote", m, (m.group(1),))
     for m in _SUPERSCRIPT.finditer(text):
@@ -435,11 +447,14 @@ class Resolver:
         return tuple(hits) if len(hits) == 1 else ()
 
     def resolve(self, citation: Citation) -> list[Source]:
-        """What each key of the citation points at; a footnote that is a note points at none."""
+        """What each key of the citation points at. A footnote that is a note points at none,
+        nor does a superscript number with no entry of that number in the draft's reference
+        list: it is more likely an exponent than a source."""
         return [
             self._resolve_key(citation.style, key)
             for key in citation.keys
             if not (citation.style == "footnote" and key in self._notes)
+            and not (citation.style == "superscript" and key not in self._refs)
         ]
 
     def _resolve_key(self, style: str, key: str) -> Source:
