@@ -554,6 +554,18 @@ def test_maximise_against_minimise_is_a_reversed_direction() -> None:
     assert check_comparatives(claim.replace("maximise", "minimize"), ev) == []
 
 
+def test_went_up_and_went_down_are_directions() -> None:
+    # Noisy matrix decomposition via convex relaxation, p. 7, against a labelled draft's claim.
+    ev = "In both cases, the error decreases as d increases, consistent with Corollary 2."
+    claim = "The squared error went up as the matrix dimension d increased."
+    found = check_comparatives(claim, ev)
+    assert [(f.effect, f.claim_text, f.evidence_text) for f in found] == [
+        ("contradict", "went", "decreases")
+    ]
+    assert check_comparatives(claim.replace("went up", "went down"), ev) == []
+    assert check_comparatives("The team went on to test it.", "The team tested it.") == []
+
+
 def test_a_negation_conflicts_only_where_the_other_side_states_what_it_denies() -> None:
     # Out-of-equilibrium selection pressure enhances inference from protein sequence data,
     # p. 1: the paper uses its minimal model; it never says the effect is confined to it.

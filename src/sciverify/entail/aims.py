@@ -29,7 +29,10 @@ _AIM = re.compile(
     r"\b(?:we|this\s+(?:study|work|paper|trial|review|analysis)|the\s+present\s+study)\s+"
     r"(?:aim(?:ed|s)?|sought|seek|set\s+out|want(?:ed)?|intend(?:ed)?)\s+to\b|"
     r"\bwe\s+(?:investigated|examined|assessed|evaluated|explored|tested|asked|studied|"
-    r"investigate|examine|assess|evaluate|explore|test|ask)\s+(?:whether|if|how|which)\b",
+    r"investigate|examine|assess|evaluate|explore|test|ask|study)\s+(?:whether|if|how|which)\b|"
+    # "We now turn to simulations ..., in this case studying how the error scales with d".
+    r"\b(?:investigating|examining|assessing|evaluating|exploring|testing|asking|studying)\s+"
+    r"(?:whether|if|how|which)\b",
     re.IGNORECASE,
 )
 # What is not known: "It remains unclear whether", "we do not know which".

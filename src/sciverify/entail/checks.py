@@ -736,7 +736,7 @@ def _directions(text: str) -> list[_Cue]:
     quantifier = in_number | {k for k, x in enumerate(ws) if x.lower in _NUMBER_WORDS}
     out: list[_Cue] = []
     for i, w in enumerate(ws):
-        d = lx.direction(w.lower) or _signed(ws, i)
+        d = lx.direction(w.lower) or _signed(ws, i) or _phrasal(ws, i)
         if not d or negations & set(range(i - 3, i)):
             continue  # a negated direction is the negation check's business
         if i + 1 < len(ws) and lx.direction(ws[i + 1].lower):
@@ -805,6 +805,17 @@ def _against(cue: _Cue, e: _Cue) -> bool:
 # "positively correlated" is a direction; "PCR positive", "negative controls" are not.
 _SIGNS = {"positive": 1, "negative": -1}
 _SIGNED = ("correl", "associ", "relationship", "effect", "impact", "influenc", "trend", "slope")
+
+
+# "The error went up", "costs go down": a verb of motion and the way it goes.
+_MOTION = frozenset(lx.split_words("go goes went gone going"))
+_WAY = {"up": 1, "down": -1}
+
+
+def _phrasal(ws: list[lx.Word], i: int) -> int:
+    if ws[i].lower in _MOTION and i + 1 < len(ws):
+        return _WAY.get(ws[i + 1].lower, 0)
+    return 0
 
 
 def _signed(ws: list[lx.Word], i: int) -> int:
