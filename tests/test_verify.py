@@ -153,13 +153,27 @@ def _as_superscripts(draft: str) -> str:
     return f"{body}## References{refs}"
 
 
-@pytest.mark.parametrize("rewrite", [_as_footnotes, _as_superscripts])
-def test_footnote_and_superscript_citations_resolve_like_numbered_ones(
+def _bold_reference_heading(draft: str) -> str:
+    return draft.replace("## References", "**References:**")
+
+
+def _bulleted_in_reverse(draft: str) -> str:
+    body, refs = draft.split("## References")
+    entries = [re.sub(r"^(\d)\. ", r"- [\1] ", e) for e in refs.strip().split("\n")]
+    return body + "## References\n\n" + "\n".join(reversed(entries)) + "\n"
+
+
+@pytest.mark.parametrize(
+    "rewrite", [_as_footnotes, _as_superscripts, _bold_reference_heading, _bulleted_in_reverse]
+)
+def test_every_way_of_writing_numbered_citations_reads_the_same(
     corpus: Path, results: dict[str, VerifyResult], rewrite: Any
 ) -> None:
     # The engineering draft cites [1]-[3] from a numbered reference list; written with
-    # Markdown footnotes or superscript numbers it must read the same: the citation that names
-    # the wrong paper, the paper missing from the corpus and every other verdict.
+    # Markdown footnotes or superscript numbers, under a bold "References:" line, or with a
+    # bulleted list "- [3] ...", "- [2] ..." in another order, it must read the same: the
+    # citation that names the wrong paper, the paper missing from the corpus and every other
+    # verdict.
     draft = (DRAFTS / "engineering_review.md").read_text()
     settings = sv.load_settings(corpus=corpus)
     with sv.open_store(corpus, read_only=True) as store:

@@ -196,6 +196,17 @@ def test_long_and_multi_topic_blocks_are_split_at_sentences() -> None:
         ("as reported (ref. 3).", "numeric", ("3",)),
         ("as reported (refs 3–5).", "numeric", ("3", "4", "5")),
         ("as reported [Smith et al., 2020].", "author_year", ("smith:2020",)),
+        (
+            "ran on 1800 machines [Dean & Ghemawat, 2004](https://doi.org/10.1145/1327452.1327492).",
+            "doi",
+            ("10.1145/1327452.1327492",),
+        ),
+        ("as reported ([source](https://arxiv.org/abs/1803.05567)).", "arxiv", ("1803.05567",)),
+        (
+            "as reported ([Dean, 2004](https://research.google/pubs/)).",
+            "author_year",
+            ("dean:2004",),
+        ),
         ("see doi:10.1186/1752-2897-4-1.", "doi", ("10.1186/1752-2897-4-1",)),
         ("see arXiv:2302.07302v1 for details.", "arxiv", ("2302.07302",)),
     ],
@@ -229,6 +240,60 @@ def test_a_superscript_cites_only_an_entry_of_the_reference_list() -> None:
     assert cite.style == "superscript"
     assert Resolver(None).resolve(cite) == []
     assert Resolver(None, references=["1. Smith J. A title. 2020."]).resolve(cite) == []
+
+
+@pytest.mark.parametrize(
+    "heading",
+    [
+        "## References",
+        "**References**",
+        "**References:**",
+        "References:",
+        "### Sources:",
+        "## Citations",
+        "*Bibliography*",
+        "## **Works cited**",
+    ],
+)
+def test_reference_list_headings_as_assistants_write_them(heading: str) -> None:
+    text = (
+        "MapReduce jobs ran on about 1800 machines [1].\n\n"
+        f"{heading}\n\n"
+        "1. Dean J, Ghemawat S. MapReduce: Simplified Data Processing on Large Clusters. 2004.\n"
+        "2. Lee K. Another title. 2019.\n"
+    )
+    seg = segment(text)
+    assert [p.text for p in seg.paragraphs] == ["MapReduce jobs ran on about 1800 machines [1]."]
+    assert [r[:5] for r, _ in seg.references] == ["1. De", "2. Le"]
+
+
+def test_a_bold_line_naming_a_section_is_its_heading() -> None:
+    seg = segment("Trials were small.\n\n**Limitations**\n\nThe sample was small.")
+    assert [(p.text, p.section, p.section_kind) for p in seg.paragraphs] == [
+        ("Trials were small.", "", None),
+        ("The sample was small.", "Limitations", "limitations"),
+    ]
+    # Bold words that open a sentence, or a bold phrase that is no section name, stay text.
+    seg = segment("**Important:** the drug failed.\n\n**Citations were screened** by two of us.")
+    assert [p.text for p in seg.paragraphs] == [
+        "**Important:** the drug failed.",
+        "**Citations were screened** by two of us.",
+    ]
+    assert seg.references == ()
+
+
+def test_a_link_that_cites_leaves_nothing_of_itself_in_the_claim() -> None:
+    for text in (
+        "MapReduce ran on 1800 machines [Dean & Ghemawat, 2004](https://doi.org/10.1145/1).",
+        "MapReduce ran on 1800 machines ([source](https://arxiv.org/abs/1803.05567)).",
+        "MapReduce ran on 1800 machines (doi:10.1145/1327452.1327492).",
+    ):
+        claim = extract_claims(segment(text).paragraphs[0]).claims[0]
+        assert claim.text == "MapReduce ran on 1800 machines.", text
+    # A link that cites nothing keeps its text.
+    plain = "See the [MapReduce paper](https://research.google/pubs/) for 1800 machines."
+    claim = extract_claims(segment(plain).paragraphs[0]).claims[0]
+    assert claim.text == "See the MapReduce paper for 1800 machines."
 
 
 def test_footnote_definitions_are_references_not_prose() -> None:

@@ -26,6 +26,8 @@ _INTERVAL_BEFORE = re.compile(r"[=∈≤≥<>]\s*$")
 _NUMERIC = re.compile(r"(?<!\!)\[(\d{1,4}(?:\s*[-–,]\s*\d{1,4})*)\](?!\()")
 # "(ref. 3)", "(refs 3-5)": numbered references named as such.
 _REF_WORD = re.compile(r"\((?:see\s+)?refs?\.?\s+(\d{1,4}(?:\s*[-–,]\s*\d{1,4})*)\)", re.IGNORECASE)
+# A Markdown link: its text and its address.
+_LINK = re.compile(r"(?<!\!)\[([^\[\]]{1,300})\]\((\S{1,500}?)\)")
 # A Markdown footnote marker "[^3]"; "[^3]: ..." is its definition, not a citation.
 _FOOTNOTE = re.compile(r"\[\^([^\]\s]{1,40})\](?!:)")
 FOOTNOTE_DEFINITION = re.compile(r"^[ \t]{0,3}\[\^([^\]\s]{1,40})\]:[ \t]*", re.MULTILINE)
@@ -168,6 +170,16 @@ def find_citations(text: str, base: int = 0) -> list[Citation]:
         keys = _author_year_keys(m.group(1))
         if keys:
             add("author_year", m, keys)
+    for m in _LINK.finditer(text):
+        # "[Dean & Ghemawat, 2004](https://doi.org/10.1145/...)", "[source](arxiv.org/abs/...)":
+        # the whole link is the citation, so none of it is left in the claim.
+        doi, arxiv = DOI.search(m.group(2)), ARXIV.search(m.group(2))
+        if doi:
+            add("doi", m, (doi.group(1).rstrip(".").lower(),))
+        elif arxiv:
+            add("arxiv", m, (arxiv.group(1).lower(),))
+        elif keys := _author_year_keys(m.group(1)):
+            add("author_year", m, keys)
     for m in DOI.finditer(text):
         add("doi", m, (m.group(1).rstrip(".").lower(),))
     for m in ARXIV.finditer(text):
@@ -189,11 +201,10 @@ def strip_citations(text: str, *, keep_narrative: bool = False) -> str:
             out.append("The study" if at_start else "the study")
         last = c.span[1]
     out.append(text[last:])
-    joined = "".join(out)
+    joined = re.sub(r"\(\s*\)", "", "".join(out))
     # The space a removed marker leaves before punctuation goes; not the space before a
     # number written without its leading zero ("an RMS error of .040").
     joined = re.sub(r"\s+([.,;:)])(?![.,]?\d)", r"\1", joined)
-    joined = re.sub(r"\(\s*\)", "", joined)
     return re.sub(r"[ \t]{2,}", " ", joined).strip()
 
 
@@ -339,6 +350,7 @@ class Resolver:
                 else:  # a note ("[^2]: Counts exclude withdrawn patients."), not a source
                     self._notes.add(footnote.group(1))
                 continue
+            raw = _BULLET.sub("", raw)  # "- [2] Dean J, ...": a list item that is entry 2
             number = re.match(r"^\s*\[?(\d{1,4})[\].)]?\s", raw)
             self._refs[number.group(1) if number else str(n)] = parse_reference(raw)
         self._cache: dict[tuple[str, str], Source] = {}
@@ -511,6 +523,7 @@ class Resolver:
         return Source(key, f"{mark} {_short(ref.raw)}", ids)
 
 
+_BULLET = re.compile(r"^\s*[-*+•]\s+")
 # Words of a title that say nothing of which paper it is.
 _TITLE_STOPWORDS = frozenset(
     split_words("the and for with from into onto over under via its their this that are was")

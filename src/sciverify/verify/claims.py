@@ -189,11 +189,13 @@ class ParagraphClaims:
 
 
 def clean(text: str, *, keep_narrative: bool = False) -> str:
-    """Sentence text for models and checks: Markdown markup and citation markers removed
-    (a narrative citation reads "the study" unless `keep_narrative`)."""
+    """Sentence text for models and checks: citation markers and Markdown markup removed
+    (a narrative citation reads "the study" unless `keep_narrative`). Citations go first: a
+    link that cites ("[Dean & Ghemawat, 2004](https://doi.org/...)") goes whole, text and all."""
+    text = strip_citations(text.strip(), keep_narrative=keep_narrative)
     for pattern, repl in _MARKUP:
         text = pattern.sub(repl, text)
-    return strip_citations(text.strip(), keep_narrative=keep_narrative)
+    return text.strip()
 
 
 def _as_claim(text: str) -> str:

@@ -23,9 +23,21 @@ from sciverify.verify.citations import FOOTNOTE_DEFINITION, strip_citations
 # Headings whose section is the draft's reference list, not prose to verify.
 REFERENCE_HEADINGS = re.compile(
     r"^(?:\d+(?:\.\d+)*\.?\s+)?(?:references?|bibliography|works cited|literature cited|"
-    r"literature|sources|reference list)\s*$",
+    r"literature|sources(?: cited)?|reference list|citations|cited works|references and notes|"
+    r"notes and references|further reading)\s*:?\s*$",
     re.IGNORECASE,
 )
+# A heading written as a line of bold or italic text: "**References:**", "__Sources__".
+_EMPHASISED = re.compile(r"^(\*\*|__|\*|_)(.+?)\1\s*:?$")
+
+
+def is_reference_heading(title: str) -> bool:
+    """The heading of the draft's reference list: "References", "**Sources:**", "Citations"."""
+    title = title.strip()
+    emphasised = _EMPHASISED.match(title)
+    return bool(REFERENCE_HEADINGS.match(emphasised.group(2) if emphasised else title))
+
+
 _FRONT_MATTER = re.compile(r"\A---[ \t]*\n.*?\n(?:---|\.\.\.)[ \t]*(?:\n|\Z)", re.DOTALL)
 _NUMBERED_HEADING = re.compile(r"^(\d+(?:\.\d+){0,3})\.?\s+[A-Z][^.!?:;]{1,80}$")
 _TABLE_MENTION = re.compile(r"\b(?:Table|Tab\.)\s+\d+", re.IGNORECASE)
@@ -121,9 +133,17 @@ _EXTRA_HEADING_KINDS: tuple[tuple[tuple[str, ...], str], ...] = (
 
 
 def _plain_heading(line: str) -> int | None:
-    """The level of a plain-text heading line ("Methods", "2.1 Data"), or None."""
+    """The level of a plain-text heading line ("Methods", "2.1 Data", "**Limitations**",
+    "References:"), or None."""
     line = line.strip()
-    if not line or "\n" in line or len(line.split()) > 8 or _TERMINAL.search(line):
+    if not line or "\n" in line or len(line.split()) > 8:
+        return None
+    if is_reference_heading(line):
+        return 1
+    emphasised = _EMPHASISED.match(line)
+    if emphasised:
+        line = emphasised.group(2).strip()
+    if not line or _TERMINAL.search(line):
         return None
     m = _NUMBERED_HEADING.match(line)
     if m:
@@ -131,7 +151,7 @@ def _plain_heading(line: str) -> int | None:
     from sciverify.ingest.pdf_headings import kind_of
 
     # Only the standard section names: a short sentence-like line is a fragment, not a heading.
-    if line[0].isupper() and (kind_of(line) or REFERENCE_HEADINGS.match(line)):
+    if line[0].isupper() and kind_of(line):
         return 1
     return None
 
@@ -157,11 +177,14 @@ def _blocks(
 
     def open_heading(level: int, title: str, span: tuple[int, int]) -> None:
         nonlocal in_refs
+        emphasised = _EMPHASISED.match(title)
+        # "**Limitations**", "References:": the name alone.
+        title = (emphasised.group(2) if emphasised else title).strip().rstrip(":").strip()
         while stack and stack[-1][0] >= level:
             stack.pop()
         stack.append((level, title))
         headings.append((title, span))
-        in_refs = bool(REFERENCE_HEADINGS.match(title))
+        in_refs = is_reference_heading(title)
 
     def section() -> tuple[str, str | None]:
         name = stack[-1][1] if stack else ""
