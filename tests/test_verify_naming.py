@@ -222,3 +222,34 @@ def test_a_result_the_claim_attributes_as_the_background_passage_does_is_reporte
     # No author named, or another one: the background passage alone still backs no number.
     assert not _attributed(claim.replace("Larsen et al. estimated", "it is estimated"), ev)
     assert not _attributed(claim.replace("Larsen", "Wagner"), ev)
+
+
+def test_a_name_in_the_abstract_is_the_papers_subject() -> None:
+    # Claim from a labelled draft; sentences from the cited PDF (SemEAGAT: A Novel Approach by
+    # Incorporating Semantic Dependency Graph in Event Detection, pp. 1 and 7).
+    cfg = VerifySettings()
+    claim = (
+        "The authors tuned the hyperparameters on the ACE2005 development set, settling on Adam "
+        "with a learning rate of 1e-3 and a batch size of 32."
+    )
+    deciding = (
+        "We set the batch size to 32 and limit the max length of sentence to 50. We adopt Adam "
+        "optimizer with a learning rate of 1e-3. The hyperparameters are tuned on the "
+        "development set."
+    )
+    named = "Experiments on ACE2005 show our proposed method can achieve better effectiveness."
+    d = decide(claim, [(deciding, EntailProbs(0.9, 0.05, 0.05), 0.75)], thresholds=cfg.thresholds)
+
+    def check() -> ClaimCheck:
+        c = ClaimCheck(Claim("p_001.c1", "p_001", claim, (0, len(claim))), claim)
+        c.decision, c.deciding, c.status = d, _span(deciding, "setup", 7), d.status
+        c.finding = finding_of(d, cfg)
+        return c
+
+    assert check().finding == "missing_entity"  # the sentence says "the development set"
+    # The same sentence in the results shares too few of the claim's words to name it there.
+    assert not name_gaps(check(), _paper((named, "results", 7)), cfg)
+    in_abstract = check()
+    abstract = replace(_span(named, "abstract", 1), section_kind="abstract")
+    assert name_gaps(in_abstract, [abstract], cfg)
+    assert in_abstract.status == Status.supported

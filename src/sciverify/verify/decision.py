@@ -607,7 +607,8 @@ def wants_naming(check: ClaimCheck) -> bool:
 
 def name_gaps(check: ClaimCheck, sentences: Sequence[Span], cfg: VerifySettings) -> bool:
     """Supported when every gap of the deciding sentence is stated by another sentence of the
-    same paper that shares at least `_NAMING_SHARED` other words with the claim; contradicted
+    same paper that shares at least `_NAMING_SHARED` other words with the claim (a name may
+    also stand anywhere in the paper's abstract, which names its subject); contradicted
     when a number of the claim appears nowhere in the paper and a sentence that shares at least
     `_RIVAL_SHARED` other words with the claim gives another value for it (in place).
 
@@ -770,6 +771,9 @@ def _naming_sentence(
         before = paper[i - 1].text if i and paper[i - 1].chunk_id == s.chunk_id else ""
         context = f"{before} {s.text}".strip()[-_NAMING_CONTEXT:]
         near = len(others & set(lx.content_stems(lx.words(context)))) >= _NAMING_SHARED
+        # A name in the abstract is the paper's subject (its method, data set, cohort), which
+        # the results then call "our method", "the dataset".
+        near = near or (not number and s.section_kind == "abstract")
         if not near and not number:
             continue
         if number:
