@@ -398,9 +398,9 @@ def test_what_a_signal_points_to_is_as_cautious_as_what_it_suggests() -> None:
     # Stated as a plain fact, the claim is stronger than the evidence.
     plain = claim.replace("that pointed to", "which proves the presence of")
     assert [f.evidence_text for f in check_hedging(plain, ev)] == ["suggested"]
-    # A point of its own is no cue: "at this point" leaves the claim a plain assertion.
+    # A point of its own is no cue: "at this point" leaves the claim's "shows" its strongest.
     at_point = (
-        "At this point the triplet at \u03b4 3.37 places the hydroxy group at the \u03b1-position."
+        "At this point the triplet at \u03b4 3.37 shows the hydroxy group at the \u03b1-position."
     )
     assert [f.evidence_text for f in check_hedging(at_point, ev)] == ["suggested"]
 
@@ -434,8 +434,8 @@ def test_appear_as_come_into_view_is_no_hedge() -> None:
         "susceptible and infected vertices."
     )
     claim = (
-        "Edges switch on and off over time depending on the states of the two connected "
-        "vertices and on how long they have been infected."
+        "The authors show that edges switch on and off over time depending on the states of "
+        "the two connected vertices and on how long they have been infected."
     )
     assert check_hedging(claim, ev) == []
     # "appear to" still hedges the same finding.
@@ -1646,7 +1646,10 @@ def test_records_that_indicate_a_figure_report_it() -> None:
         "Local data indicated that smoking prevalence among adults was over 40%, and the location "
         "had generally poor health."
     )
-    claim = "Adult smoking prevalence in the area was over 40% and the location had poor health."
+    claim = (
+        "Local records showed that adult smoking prevalence in the area was over 40% and the "
+        "location had poor health."
+    )
     assert check_hedging(claim, ev) == []
     hedged = "These results indicated that smoking prevalence among adults was over 40%."
     assert [f.effect for f in check_hedging(claim, hedged)] == ["partial"]
@@ -2167,13 +2170,14 @@ def test_what_respondents_suggested_is_an_answer_not_a_hedge() -> None:
     claim = "Of 82 respondents, 41% pointed to staff performance and 27% to patient focus."
     assert check_hedging(claim, ev) == []
     answered = "Respondents suggested longer opening hours for the clinic."
-    assert check_hedging("Longer opening hours were needed for the clinic.", answered) == []
+    shown = "The survey showed that longer opening hours were needed for the clinic."
+    assert check_hedging(shown, answered) == []
     # A study or an experiment that suggests still hedges.
     for hedged in (
         "Experiment 2 suggested longer opening hours for the clinic.",
         "These data suggested longer opening hours for the clinic.",
     ):
-        found = check_hedging("Longer opening hours were needed for the clinic.", hedged)
+        found = check_hedging(shown, hedged)
         assert [f.evidence_text for f in found] == ["suggested"]
 
 
@@ -2415,3 +2419,52 @@ def test_an_interval_of_another_estimate_is_no_changed_interval() -> None:
     changed = claim.replace("265.60", "359.76")
     (interval,) = [f for f in check_numbers(changed, total) if f.claim_text.startswith("95%")]
     assert interval.effect == "contradict"
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence", "weaker"),
+    [
+        # One step below "shows", how a paper words its conclusion: a summary may state it.
+        (
+            "Remote monitoring reduced readmissions in heart failure.",
+            "These results suggest that remote monitoring reduces readmissions in heart failure.",
+            None,
+        ),
+        (
+            "Remote monitoring reduced readmissions in heart failure.",
+            "Remote monitoring appears to reduce readmissions in heart failure.",
+            None,
+        ),
+        # Two steps below, association read as effect, a certainty the claim names, a cause.
+        (
+            "Remote monitoring reduced readmissions in heart failure.",
+            "Remote monitoring may reduce readmissions in heart failure.",
+            "may",
+        ),
+        (
+            "Remote monitoring reduced readmissions in heart failure.",
+            "Remote monitoring was associated with fewer readmissions in heart failure.",
+            "associated",
+        ),
+        (
+            "The trial demonstrated that remote monitoring reduces readmissions in heart failure.",
+            "These results suggest that remote monitoring reduces readmissions in heart failure.",
+            "suggest",
+        ),
+        (
+            "The authors take the drop in readmissions as proof that remote monitoring works.",
+            "The drop in readmissions suggests that remote monitoring works.",
+            "suggests",
+        ),
+        (
+            "The drop in heart failure readmissions was caused by remote monitoring.",
+            "These data suggest that remote monitoring lowers readmissions in heart failure.",
+            "suggest",
+        ),
+    ],
+)
+def test_how_far_a_claim_may_state_a_hedged_conclusion(
+    claim: str, evidence: str, weaker: str | None
+) -> None:
+    found = check_hedging(claim, evidence)
+    assert [f.evidence_text for f in found] == ([weaker] if weaker else [])

@@ -546,7 +546,7 @@ def _strength(
 # Two-word hedges, (word, next word) -> level. "A triplet that pointed to an alpha-oriented
 # hydroxy group" infers from what was seen, as cautious as "suggested" ("at this point" is no
 # cue); "it is possible that q turns negative" is as cautious as "may" ("it is possible to
-# fit" says what can be done).
+# fit" says what can be done); "as proof", "proof that" claim proof.
 _PHRASE_CUES = {
     **{
         (verb, to): lx.HEDGE_LEVEL["suggests"]
@@ -554,6 +554,9 @@ _PHRASE_CUES = {
         for to in ("to", "toward", "towards")
     },
     **{(word, "that"): lx.HEDGE_LEVEL["may"] for word in ("possible", "plausible", "conceivable")},
+    # "take these results as proof that ...": proof claimed; "a proof of Lemma 2" is none.
+    ("as", "proof"): lx.HEDGE_LEVEL["proves"],
+    ("proof", "that"): lx.HEDGE_LEVEL["proves"],
 }
 
 
@@ -678,6 +681,18 @@ def check_hedging(claim: str, evidence: str) -> list[Finding]:
     e_word = evidence[e_span[0] : e_span[1]] if e_span else "a plain assertion"
     if e_word.lower() in _DEONTIC and _RECOMMENDS.search(claim):
         return []  # "they recommend tagging neonates" restates "neonates should be tagged"
+    if (
+        c_span is None
+        and e_level == c_level - 1
+        and e_word.lower() in _EVIDENTIAL
+        and not _CAUSAL.search(claim)
+    ):
+        # "The results suggest that X lowers Y" summed up as "X lowered Y": a summary states
+        # what a paper concludes; one step down from "shows" is its reading, not a doubt.
+        # Not so for association ("X was associated with lower Y" is no "X lowers Y"), for
+        # "may" (two steps), for a claim that names its certainty ("demonstrates") or one
+        # that makes a suggested link a cause ("suggesting resetting" / "causes resetting").
+        return []
     return [
         lx.finding(
             "hedge",
@@ -689,6 +704,15 @@ def check_hedging(claim: str, evidence: str) -> list[Finding]:
             e_span,
         )
     ]
+
+
+# Verbs of inference one step below "shows": how a paper words its conclusion.
+_EVIDENTIAL = frozenset(
+    lx.split_words(
+        """suggest suggests suggested suggesting indicate indicates indicated appear appears
+    appeared seem seems seemed support supports tend tends apparently"""
+    )
+)
 
 
 # "Should" and "must" in a recommendation say what ought to be done, not how sure a finding is.
