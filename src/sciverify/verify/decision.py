@@ -607,15 +607,15 @@ def wants_naming(check: ClaimCheck) -> bool:
 
 def name_gaps(check: ClaimCheck, sentences: Sequence[Span], cfg: VerifySettings) -> bool:
     """Supported when every gap of the deciding sentence is stated by another sentence of the
-    same paper that shares at least `_NAMING_SHARED` other words with the claim (a name may
-    also stand anywhere in the paper's abstract, which names its subject); contradicted
+    same paper, a number with at least `_NAMING_SHARED` other words of the claim around it,
+    a name anywhere; contradicted
     when a number of the claim appears nowhere in the paper and a sentence that shares at least
     `_RIVAL_SHARED` other words with the claim gives another value for it (in place).
 
     A summary joins what a paper states in several places: the deciding sentence gives the
     participants' ages, the methods name the "four-digit PIN" they typed; a table gives
-    "RI = 0.9" where the text gives the ratio. A name the paper never uses with the claim's
-    words, or a number it never states next to them, stays a gap. A name swapped for another
+    "RI = 0.9" where the text gives the ratio. A name the paper never uses, or a number it
+    never states next to the claim's words, stays a gap. A name swapped for another
     ("monogyne" where the sentence has "polygyne") is never waived. A figure moved or changed
     ("a 7-to-1 reduction" where the paper reports "a 10-to-1 reduction in space" a sentence
     before the one retrieved) is a number mismatch.
@@ -771,9 +771,10 @@ def _naming_sentence(
         before = paper[i - 1].text if i and paper[i - 1].chunk_id == s.chunk_id else ""
         context = f"{before} {s.text}".strip()[-_NAMING_CONTEXT:]
         near = len(others & set(lx.content_stems(lx.words(context)))) >= _NAMING_SHARED
-        # A name in the abstract is the paper's subject (its method, data set, cohort), which
-        # the results then call "our method", "the dataset".
-        near = near or (not number and s.section_kind == "abstract")
+        # A name the paper uses anywhere is its own (its method, data set, cohort, covariate),
+        # which the deciding sentence calls "our method", "the dataset"; a name the paper
+        # never uses ("Keras" for a model the paper does not say how it built) stays a gap.
+        near = near or not number
         if not near and not number:
             continue
         if number:
