@@ -1612,6 +1612,21 @@ def test_a_claim_may_round_a_number_but_not_add_digits_to_it() -> None:
     assert check_numbers("The random index is 0.9.", "(1) CI = (4.54 – 4) /3")[0].effect != "ok"
 
 
+@pytest.mark.parametrize(
+    ("claim", "effect"),
+    [
+        ("The corpus holds 1.5 million documents.", "ok"),  # rounded to the hundred thousand
+        ("The corpus holds 1.51 million documents.", "ok"),
+        ("The corpus holds 1.6 million documents.", "contradict"),
+        ("The corpus holds 1.4 million documents.", "contradict"),
+        ("The corpus holds 1.52 million documents.", "contradict"),  # a digit too many
+    ],
+)
+def test_a_number_with_million_is_as_precise_as_its_digits(claim: str, effect: str) -> None:
+    ev = "The final corpus holds 1,512,340 documents from 4,800 journals."
+    assert [f.effect for f in check_numbers(claim, ev)] == [effect]
+
+
 def test_a_group_named_with_another_prefix_of_its_set_is_a_changed_population() -> None:
     # Split Sex Ratios in Perennial Social Hymenoptera, p. 2 (the claim swaps the form).
     ev = (

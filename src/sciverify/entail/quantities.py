@@ -7,6 +7,7 @@ number check decides that two numbers describe the same quantity.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
@@ -275,7 +276,9 @@ def parse_quantities(text: str) -> list[Quantity]:
         scale = _MULTIPLIERS.get(m["mult"] or "", 1.0)
         hi = to_float(m["hi"]) * scale if m["hi"] else None
         value = to_float(m["num"], m["exp"] or m["exp2"]) * scale
-        found.append(Quantity("value", value, hi, unit, m.span(), decimals_of(m["num"])))
+        # "1.5 million" is precise to the hundred thousand: -5 decimals.
+        decimals = decimals_of(m["num"]) - round(math.log10(scale))
+        found.append(Quantity("value", value, hi, unit, m.span(), decimals))
         taken.append(m.span())
     found.sort(key=lambda q: q.span)
     return [_with_surroundings(text, q) for q in _spread_units(text, found)]
@@ -399,6 +402,8 @@ def same_number(a: float, b: float, dec_a: int, dec_b: int) -> bool:
     A claim may round (12.5 states 12.46) but not add digits the evidence lacks: 3.9 does not
     state 4, nor 4.2 (an invented decimal); 4.0 does."""
     tol = 0.5 * 10.0 ** (-dec_a)
+    if dec_a < 0:  # "1.5 million" states 1,512,340
+        return abs(a - b) <= tol
     if abs(a) >= 1e4 or (0 < abs(a) < 1e-3):  # scientific notation: compare relatively
         return abs(a - b) <= 0.005 * max(abs(a), abs(b))
     return abs(a - b) <= tol + 1e-12
