@@ -1627,6 +1627,32 @@ def test_a_number_with_million_is_as_precise_as_its_digits(claim: str, effect: s
     assert [f.effect for f in check_numbers(claim, ev)] == [effect]
 
 
+@pytest.mark.parametrize(
+    ("claim", "evidence", "effect"),
+    [
+        ("The parser's accuracy was 92.3%.", "The parser reached an accuracy of 0.923.", "ok"),
+        ("The parser's accuracy was 92%.", "The parser reached an accuracy of 0.923.", "ok"),
+        ("The parser's accuracy was 93%.", "The parser reached an accuracy of 0.923.", "partial"),
+        ("The parser's recall was 0.81.", "The parser reached 81% recall.", "ok"),
+        # A table's cells hold many shares: one of them names no measure of the claim's.
+        ("The parser's accuracy was 68%.", "Scores 0.68 0.84 0.91 0.55", "partial"),
+    ],
+)
+def test_a_percentage_states_the_same_share_written_as_a_fraction(
+    claim: str, evidence: str, effect: str
+) -> None:
+    assert [f.effect for f in check_numbers(claim, evidence)] == [effect]
+
+
+def test_a_percentage_the_claim_works_out_from_its_own_counts_is_no_invented_figure() -> None:
+    # The inhaled PGE1 pilot trials, p. 11: the evidence gives the counts, not the share.
+    ev = "Of 46 infants screened, 24 met the eligibility criteria."
+    found = check_numbers("Of 46 infants screened, 24 (52%) were eligible.", ev)
+    assert [(f.claim_text, f.effect) for f in found] == [("46", "ok"), ("24", "ok"), ("52%", "ok")]
+    wrong = check_numbers("Of 46 infants screened, 24 (62%) were eligible.", ev)
+    assert [(f.claim_text, f.effect) for f in wrong][-1] == ("62%", "partial")
+
+
 def test_a_group_named_with_another_prefix_of_its_set_is_a_changed_population() -> None:
     # Split Sex Ratios in Perennial Social Hymenoptera, p. 2 (the claim swaps the form).
     ev = (

@@ -743,7 +743,66 @@ def _check_value(
     named = _named_in(q, claim, evidence)
     if named:
         return f("ok", f"{said} is part of a name ({named!r}) that the evidence also has")
+    share = _as_share(q, ev)
+    if share is not None:
+        return f("ok", f"{said} is the share {share.text_of(evidence)} as a percentage", share)
+    part = _share_of_counts(q, claimed)
+    if part:
+        return f("ok", f"{said} is {part}, counts that the claim gives")
     return f("partial", f"the number {said} in the claim is not in the evidence")
+
+
+def _as_share(q: Quantity, ev: list[Quantity]) -> Quantity | None:
+    """The evidence's share for the claim's percentage or the other way round: "an accuracy
+    of 92.3%" against "an accuracy of 0.923", "a recall of 0.81" against "recall 81%". The
+    two name the same measure (a shared context word): a table's cells hold many shares, and
+    one of them would match almost any percentage."""
+    if q.high is not None:
+        return None
+    for e in ev:
+        if e.high is not None or e.kind != "value" or not q.context & e.context:
+            continue
+        as_percent = (
+            q.unit == "%"
+            and not e.unit
+            and 0 < e.value <= 1
+            and e.decimals >= 2
+            and same_number(q.value, 100 * e.value, q.decimals, e.decimals - 2)
+        )
+        as_fraction = (
+            not q.unit
+            and e.unit == "%"
+            and 0 < q.value <= 1
+            and q.decimals >= 2
+            and same_number(100 * q.value, e.value, q.decimals - 2, e.decimals)
+        )
+        if as_percent or as_fraction:
+            return e
+    return None
+
+
+def _share_of_counts(q: Quantity, claimed: list[Quantity]) -> str:
+    """The claim's percentage worked out from two of its own counts ("190 of the 287 women
+    (66%) declined"): checked through those counts, not looked for in the evidence."""
+    if q.unit != "%" or q.high is not None:
+        return ""
+    counts = [
+        c
+        for c in claimed
+        if c is not q
+        and c.kind in ("value", "n")
+        and c.unit != "%"
+        and c.decimals == 0
+        and c.value > 0
+        and c.high is None
+    ]
+    for part in counts:
+        for whole in counts:
+            if part.value < whole.value and same_number(
+                q.value, 100 * part.value / whole.value, q.decimals, 9
+            ):
+                return f"{part.value:g} of {whole.value:g}"
+    return ""
 
 
 # The names of a hazard, risk, rate or odds ratio ("HR", "aOR", "relative risk").
