@@ -1653,6 +1653,21 @@ def test_a_percentage_the_claim_works_out_from_its_own_counts_is_no_invented_fig
     assert [(f.claim_text, f.effect) for f in wrong][-1] == ("62%", "partial")
 
 
+@pytest.mark.parametrize(
+    ("claim", "effect"),
+    [
+        ("About 40% of the patients relapsed within a year.", "ok"),
+        ("Roughly 40% of the patients relapsed within a year.", "ok"),
+        ("Relapse hit ~40% of the patients within a year.", "ok"),
+        ("40% of the patients relapsed within a year.", "partial"),  # no rounding said
+        ("About 45% of the patients relapsed within a year.", "partial"),  # too far off
+    ],
+)
+def test_an_approximate_figure_states_the_value_it_rounds(claim: str, effect: str) -> None:
+    ev = "Within a year, 41.2% of the patients relapsed."
+    assert [f.effect for f in check_numbers(claim, ev)] == [effect]
+
+
 def test_a_group_named_with_another_prefix_of_its_set_is_a_changed_population() -> None:
     # Split Sex Ratios in Perennial Social Hymenoptera, p. 2 (the claim swaps the form).
     ev = (

@@ -171,6 +171,7 @@ class Quantity:
     direction: int = 0  # +1 "increased by", -1 "a 20% reduction", 0 none
     context: frozenset[str] = field(default_factory=frozenset)
     level: float | None = None  # CI level, e.g. 95
+    approx: bool = False  # "about 40%", "roughly 1,200", "~3 h": a rounded figure
 
     def text_of(self, text: str) -> str:
         return text[self.span[0] : self.span[1]]
@@ -355,18 +356,15 @@ def _with_surroundings(text: str, q: Quantity) -> Quantity:
         if w.lower not in STOPWORDS and not w.lower[0].isdigit() and not direction(w.lower)
     }
     ctx.discard(q.unit)
-    return Quantity(
-        q.kind,
-        q.value,
-        q.high,
-        q.unit,
-        q.span,
-        q.decimals,
-        q.comparator,
-        dirn,
-        frozenset(ctx),
-        q.level,
-    )
+    approx = q.kind == "value" and bool(_APPROX_BEFORE.search(text, 0, q.span[0]))
+    return replace(q, direction=dirn, context=frozenset(ctx), approx=approx)
+
+
+# "about 40%", "roughly 1,200 patients", "~3 h", "some 20 sites": the word right before.
+_APPROX_BEFORE = re.compile(
+    r"(?:\b(?:approximately|about|around|roughly|some|circa|ca\.)\s+|[~≈∼]\s?)$", re.IGNORECASE
+)
+_APPROX_SHARE = 0.05  # how far an approximate figure may be from the value it rounds
 
 
 _BOUND_WORDS = frozenset(["less", "more", "fewer", "greater", "lower", "higher"])
@@ -614,6 +612,9 @@ def _closed_thousands(claim: str, evidence: str) -> str:
 def _same_values(a: Quantity, b: Quantity) -> bool:
     if (a.high is None) != (b.high is None):
         return False
+    if a.approx and a.high is None and not b.approx:
+        # "about 40%" states 41.2%; "about 40%" against "about 44%" are two roundings.
+        return abs(a.value - b.value) <= _APPROX_SHARE * abs(b.value)
     lows = same_number(a.value, b.value, a.decimals, b.decimals)
     return lows and (a.high is None or same_number(a.high, b.high or 0.0, a.decimals, b.decimals))
 
