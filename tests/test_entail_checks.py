@@ -1668,6 +1668,27 @@ def test_an_approximate_figure_states_the_value_it_rounds(claim: str, effect: st
     assert [f.effect for f in check_numbers(claim, ev)] == [effect]
 
 
+@pytest.mark.parametrize(
+    ("claim", "effect"),
+    [
+        ("More than 90% of the samples passed the quality check.", "ok"),
+        ("Over 90% of the samples passed the quality check.", "ok"),
+        ("Up to 95% of the samples passed the quality check.", "ok"),
+        ("Less than 95% of the samples passed the quality check.", "ok"),
+        ("More than 95% of the samples passed the quality check.", "partial"),  # not so
+        ("Less than 90% of the samples passed the quality check.", "partial"),
+        ("More than 50% of the samples passed the quality check.", "partial"),  # too far off
+    ],
+)
+def test_a_bound_states_a_value_that_meets_it(claim: str, effect: str) -> None:
+    ev = "Of all samples, 93.5% passed the quality check."
+    assert [f.effect for f in check_numbers(claim, ev)] == [effect]
+    # Where the two name the same measure, a bound the value breaks is a changed figure.
+    same = "93.5% of the samples passed the quality check."
+    broken = check_numbers("More than 95% of the samples passed the quality check.", same)
+    assert [f.effect for f in broken] == ["contradict"]
+
+
 def test_a_group_named_with_another_prefix_of_its_set_is_a_changed_population() -> None:
     # Split Sex Ratios in Perennial Social Hymenoptera, p. 2 (the claim swaps the form).
     ev = (

@@ -172,6 +172,7 @@ class Quantity:
     context: frozenset[str] = field(default_factory=frozenset)
     level: float | None = None  # CI level, e.g. 95
     approx: bool = False  # "about 40%", "roughly 1,200", "~3 h": a rounded figure
+    bound: int = 0  # +1 "more than 90%", "over 500"; -1 "less than 5%", "up to 40%"
 
     def text_of(self, text: str) -> str:
         return text[self.span[0] : self.span[1]]
@@ -357,7 +358,21 @@ def _with_surroundings(text: str, q: Quantity) -> Quantity:
     }
     ctx.discard(q.unit)
     approx = q.kind == "value" and bool(_APPROX_BEFORE.search(text, 0, q.span[0]))
-    return replace(q, direction=dirn, context=frozenset(ctx), approx=approx)
+    bound = 0
+    if q.kind == "value" and q.high is None:
+        m = _BOUND_BEFORE.search(text, 0, q.span[0])
+        bound = 0 if m is None else 1 if m["above"] else -1
+    return replace(q, direction=dirn, context=frozenset(ctx), approx=approx, bound=bound)
+
+
+# "more than 90%", "over 500 patients", "at least 3"; "less than 5%", "up to 40%", "nearly 2".
+_BOUND_BEFORE = re.compile(
+    r"\b(?:(?P<above>(?:more|greater|higher) than|over|above|exceeding|at least|in excess of)|"
+    r"(?P<below>(?:less|fewer|lower) than|under|below|up to|at most|nearly|almost|just under))"
+    r"\s+(?:a |an )?$|(?P<above2>>|≥)\s?$|(?P<below2><|≤)\s?$",
+    re.IGNORECASE,
+)
+_BOUND_REACH = 1.5  # how far a bound may lie from the value it states (a factor)
 
 
 # "about 40%", "roughly 1,200 patients", "~3 h", "some 20 sites": the word right before.
@@ -615,6 +630,12 @@ def _same_values(a: Quantity, b: Quantity) -> bool:
     if a.approx and a.high is None and not b.approx:
         # "about 40%" states 41.2%; "about 40%" against "about 44%" are two roundings.
         return abs(a.value - b.value) <= _APPROX_SHARE * abs(b.value)
+    if a.bound and not b.bound and b.high is None and a.value > 0 and b.value > 0:
+        # "more than 90%" states 93.5%, "up to 40%" states 38%, within a factor of 1.5: a
+        # bound that far off ("more than 5" for 5,000) misleads although it holds.
+        if a.bound > 0:
+            return a.value <= b.value <= _BOUND_REACH * a.value
+        return a.value / _BOUND_REACH <= b.value <= a.value
     lows = same_number(a.value, b.value, a.decimals, b.decimals)
     return lows and (a.high is None or same_number(a.high, b.high or 0.0, a.decimals, b.decimals))
 
