@@ -2545,3 +2545,37 @@ def test_how_far_a_claim_may_state_a_hedged_conclusion(
 ) -> None:
     found = check_hedging(claim, evidence)
     assert [f.evidence_text for f in found] == ([weaker] if weaker else [])
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence", "contradicts"),
+    [
+        # The converse says the same: sides swapped and the direction turned.
+        (
+            "Smokers had a higher risk of cancer than non-smokers.",
+            "Non-smokers had a lower risk of cancer than smokers.",
+            False,
+        ),
+        (
+            "Smokers had a higher risk of cancer than non-smokers.",
+            "Non-smokers had a higher risk of cancer than smokers.",
+            True,
+        ),
+        # The passive names the winner after "by".
+        (
+            "The new method outperformed the baseline.",
+            "The baseline was outperformed by the new method.",
+            False,
+        ),
+        (
+            "The baseline outperformed the new method.",
+            "The baseline was outperformed by the new method.",
+            True,
+        ),
+    ],
+)
+def test_a_comparison_read_the_other_way_round(
+    claim: str, evidence: str, contradicts: bool
+) -> None:
+    found = [f for f in check_comparatives(claim, evidence) if f.effect == "contradict"]
+    assert bool(found) == contradicts

@@ -782,8 +782,11 @@ def _directions(text: str) -> list[_Cue]:
         if than is not None:
             right = _side(lx.run(text, ws, ws.index(clause[than]), +1, limit=4))
             left = _side(clause[:than]) or before  # "higher in A than in B"
-        elif w.lower.startswith(_OBJECT_VERBS):  # "A outperforms B"
-            right = _side(after)
+        elif w.lower.startswith(_OBJECT_VERBS):
+            if i and ws[i - 1].lower in _AUX and i + 1 < len(ws) and ws[i + 1].lower == "by":
+                left, right = target, before  # "B was outperformed by A"
+            else:
+                right = _side(after)  # "A outperforms B"
         elif compared := _COMPARED_FIRST.search(_sentence_before(text, w.start)):
             # "A, rather than B, were more likely"
             left, right = _side(lx.words(compared["a"])), _side(lx.words(compared["b"]))
@@ -963,7 +966,10 @@ def _swapped(a: _Cue, b: _Cue) -> bool:
     """ "A is higher than B" against "B is higher than A": the distinctive words trade sides."""
     if not (a.right and b.right):
         return False
-    return bool((a.left - a.right) & (b.right - b.left) and (a.right - a.left) & (b.left - b.right))
+    # The subject before the word counts as its side: "smokers had a higher risk of cancer
+    # than non-smokers" against "non-smokers had a lower risk of cancer than smokers".
+    a_left, b_left = a.left | (a.before - a.right), b.left | (b.before - b.right)
+    return bool((a_left - a.right) & (b.right - b_left) and (a.right - a_left) & (b_left - b.right))
 
 
 def check_comparatives(claim: str, evidence: str) -> list[Finding]:
