@@ -2579,3 +2579,11 @@ def test_a_comparison_read_the_other_way_round(
 ) -> None:
     found = [f for f in check_comparatives(claim, evidence) if f.effect == "contradict"]
     assert bool(found) == contradicts
+
+
+def test_a_name_written_apart_from_its_number_is_the_glued_name() -> None:
+    ev = "We conduct experiments on ACE2005 dataset, the standard benchmark for event detection."
+    for claim in ("Experiments used the ACE 2005 corpus.", "Experiments used the ACE-2005 corpus."):
+        assert [f.effect for f in check_entities(claim, ev) if f.effect != "ok"] == []
+    other = check_entities("Experiments used the ACE 2004 corpus.", ev)
+    assert [f.claim_text for f in other if f.effect != "ok"] == ["ACE"]

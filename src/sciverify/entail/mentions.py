@@ -218,6 +218,9 @@ def check_entities(claim: str, evidence: str) -> list[Finding]:
             continue
         if kind == "identifier" and _identifier_present(said, key, evidence, ev_forms, shouting):
             continue
+        glued = _NUMBER_AFTER.match(claim, span[1])
+        if kind == "identifier" and glued and key + glued[1] in ev_forms:
+            continue  # "ACE 2005" written "ACE2005"
         if kind == "group" and key in evidence.lower():
             continue
         rival = _rival(kind, key, ev_entities, claim, evidence) if related else None
@@ -251,6 +254,9 @@ def check_entities(claim: str, evidence: str) -> list[Finding]:
                 )
             )
     return out + _prefix_swaps(claim, evidence)
+
+
+_NUMBER_AFTER = re.compile(r"[\s-](\d+)\b")
 
 
 # Prefixes that name another group or setting of the same thing: "monogyne" / "polygyne",
