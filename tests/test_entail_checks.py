@@ -2533,6 +2533,17 @@ def test_an_interval_of_another_estimate_is_no_changed_interval() -> None:
             "The drop in readmissions suggests that remote monitoring works.",
             "suggests",
         ),
+        # An association both state is no hedge; proof of it still overclaims.
+        (
+            "Their analysis reveals a link between monitoring and fewer readmissions.",
+            "Remote monitoring was associated with fewer readmissions in heart failure.",
+            None,
+        ),
+        (
+            "The trial proves that monitoring is linked to fewer readmissions.",
+            "Remote monitoring was associated with fewer readmissions in heart failure.",
+            "associated",
+        ),
         (
             "The drop in heart failure readmissions was caused by remote monitoring.",
             "These data suggest that remote monitoring lowers readmissions in heart failure.",

@@ -682,6 +682,14 @@ def check_hedging(claim: str, evidence: str) -> list[Finding]:
     if e_word.lower() in _DEONTIC and _RECOMMENDS.search(claim):
         return []  # "they recommend tagging neonates" restates "neonates should be tagged"
     if (
+        e_word.lower() in _ASSOCIATION_CUES
+        and _STATES_ASSOCIATION.search(claim)
+        and c_level < lx.HEDGE_LEVELS[-1][0]
+    ):
+        # "reveals a link between sleep and memory" against "an association between sleep and
+        # memory": the association is what both state, not a hedge of it ("proves" still is).
+        return []
+    if (
         c_span is None
         and e_level == c_level - 1
         and e_word.lower() in _EVIDENTIAL
@@ -704,6 +712,15 @@ def check_hedging(claim: str, evidence: str) -> list[Finding]:
             e_span,
         )
     ]
+
+
+# Words that state an association; as the evidence's cue they hedge a claim of effect only.
+_ASSOCIATION_CUES = frozenset(
+    lx.split_words("""associated association correlated correlates correlation linked""")
+)
+_STATES_ASSOCIATION = re.compile(
+    r"\b(?:associat\w*|correlat\w*|links?|linked|relationship|related)\b", re.IGNORECASE
+)
 
 
 # Verbs of inference one step below "shows": how a paper words its conclusion.
