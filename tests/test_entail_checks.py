@@ -2598,3 +2598,22 @@ def test_a_name_written_apart_from_its_number_is_the_glued_name() -> None:
         assert [f.effect for f in check_entities(claim, ev) if f.effect != "ok"] == []
     other = check_entities("Experiments used the ACE 2004 corpus.", ev)
     assert [f.claim_text for f in other if f.effect != "ok"] == ["ACE"]
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence", "effect"),
+    [
+        ("Latency fell by 40 ms.", "Latency dropped from 120 ms to 80 ms.", "ok"),
+        ("Latency fell by 33%.", "Latency dropped from 120 ms to 80 ms.", "ok"),
+        ("Latency fell by 50 ms.", "Latency dropped from 120 ms to 80 ms.", "partial"),
+        ("Accuracy rose by 10 points.", "Accuracy rose from 80% to 90%.", "ok"),
+        ("Accuracy rose by 10%.", "Accuracy rose from 80% to 90%.", "partial"),  # points?
+        ("The cohort was 52% female.", "520 of the 1,000 participants were women.", "ok"),
+        ("The cohort was 62% female.", "520 of the 1,000 participants were women.", "partial"),
+        ("The mean score was 4.5 \u00b1 1.2.", "Mean (SD) score: 4.5 (1.2).", "ok"),
+    ],
+)
+def test_a_figure_worked_out_from_a_pair_the_evidence_states(
+    claim: str, evidence: str, effect: str
+) -> None:
+    assert [f.effect for f in check_numbers(claim, evidence)][-1] == effect

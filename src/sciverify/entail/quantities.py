@@ -452,6 +452,10 @@ DISPERSION = re.compile(
 )
 
 
+# "Mean (SD) score: 4.5 (1.2)", "values are mean ± SD": the spreads stand in brackets.
+_SPREAD_HEADER = re.compile(r"\((?:SDs?|SEM?|IQR)\)|±\s*(?:SD|SEM?)\b")
+
+
 def check_numbers(claim: str, evidence: str) -> list[Finding]:
     """Numbers, units, percentages, p-values, CIs and sample sizes of the claim vs the evidence."""
     evidence = _closed_thousands(claim, evidence)
@@ -469,7 +473,8 @@ def check_numbers(claim: str, evidence: str) -> list[Finding]:
     ]
     # A spread the evidence gives none of ("-437 ± 9" against a table's "-437") is invented;
     # matched against the evidence's other numbers it would pass as any "9" there.
-    spreads = [] if DISPERSION.search(evidence) else [m.span() for m in DISPERSION.finditer(claim)]
+    reported = DISPERSION.search(evidence) or _SPREAD_HEADER.search(evidence)
+    spreads = [] if reported else [m.span() for m in DISPERSION.finditer(claim)]
     out: list[Finding] = []
     for q in claimed:
         spread = next(((a, b) for a, b in spreads if a <= q.span[0] < b), None)
@@ -771,6 +776,9 @@ def _check_value(
     part = _share_of_counts(q, claimed)
     if part:
         return f("ok", f"{said} is {part}, counts that the claim gives")
+    worked = _worked_out(q, evidence)
+    if worked:
+        return f("ok", f"{said} is {worked} in the evidence")
     return f("partial", f"the number {said} in the claim is not in the evidence")
 
 
@@ -801,6 +809,41 @@ def _as_share(q: Quantity, ev: list[Quantity]) -> Quantity | None:
         if as_percent or as_fraction:
             return e
     return None
+
+
+# "520 of the 1,000 participants", "520/1000", "520 out of 1000"; "from 120 ms to 80 ms".
+_N = r"(\d[\d,]*(?:\.\d+)?)"
+_OF = re.compile(rf"(?<![\d.,]){_N}\s*(?:of(?: the)?|out of|/)\s*{_N}(?![\d.,]*\d)")
+_FROM_TO = re.compile(
+    rf"\bfrom\s+{_N}\s*(?P<u1>%|[^\W\d]{{0,6}})\s+(?:to|down to|up to)\s+{_N}\s*"
+    r"(?P<u2>%|[^\W\d]{0,6})"
+)
+
+
+def _worked_out(q: Quantity, evidence: str) -> str:
+    """The claim's figure worked out from two the evidence pairs: a percentage of "520 of
+    the 1,000 participants" (52%), the change of "from 120 ms to 80 ms" (40 ms, or 33% as a
+    relative change). Only pairs written as one phrase count, so that no two unrelated figures
+    of a table combine by chance."""
+    if q.high is not None or q.kind != "value":
+        return ""
+    if q.unit == "%":
+        for m in _OF.finditer(evidence):
+            part, whole = to_float(m[1]), to_float(m[2])
+            if 0 < part < whole and same_number(q.value, 100 * part / whole, q.decimals, 9):
+                return f"{m[1]} of {m[2]}"
+    for m in _FROM_TO.finditer(evidence):
+        a, b = to_float(m[1]), to_float(m[3])
+        unit = canon_unit(m["u1"] or m["u2"])
+        change = abs(b - a)
+        if a and q.unit == "%" and same_number(q.value, 100 * change / a, q.decimals, 9):
+            return f"the relative change from {m[1]} to {m[3]}"
+        points = unit == "%" and q.unit in ("pp", "point")  # "rose by 10 points"
+        if (q.unit == unit and q.unit != "%" or points) and same_number(
+            q.value, change, q.decimals, 9
+        ):
+            return f"the change from {m[1]} to {m[3]}"
+    return ""
 
 
 def _share_of_counts(q: Quantity, claimed: list[Quantity]) -> str:
