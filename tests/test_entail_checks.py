@@ -1687,6 +1687,9 @@ def test_an_approximate_figure_states_the_value_it_rounds(claim: str, effect: st
         ("More than 95% of the samples passed the quality check.", "partial"),  # not so
         ("Less than 90% of the samples passed the quality check.", "partial"),
         ("More than 50% of the samples passed the quality check.", "partial"),  # too far off
+        ("Nearly 95% of the samples passed the quality check.", "ok"),  # just below it
+        ("Nearly 99% of the samples passed the quality check.", "partial"),  # 5.5 points off
+        ("Nearly 120% of the samples passed the quality check.", "partial"),  # not just below
     ],
 )
 def test_a_bound_states_a_value_that_meets_it(claim: str, effect: str) -> None:

@@ -172,7 +172,7 @@ class Quantity:
     context: frozenset[str] = field(default_factory=frozenset)
     level: float | None = None  # CI level, e.g. 95
     approx: bool = False  # "about 40%", "roughly 1,200", "~3 h": a rounded figure
-    bound: int = 0  # +1 "more than 90%", "over 500"; -1 "less than 5%", "up to 40%"
+    bound: int = 0  # +1 "more than 90%", "over 500"; -1 "less than 5%", "up to 40%"; -2 "nearly"
 
     def text_of(self, text: str) -> str:
         return text[self.span[0] : self.span[1]]
@@ -361,14 +361,16 @@ def _with_surroundings(text: str, q: Quantity) -> Quantity:
     bound = 0
     if q.kind == "value" and q.high is None:
         m = _BOUND_BEFORE.search(text, 0, q.span[0])
-        bound = 0 if m is None else 1 if m["above"] else -1
+        if m is not None:
+            bound = 1 if m["above"] or m["above2"] else -2 if m["near"] else -1
     return replace(q, direction=dirn, context=frozenset(ctx), approx=approx, bound=bound)
 
 
 # "more than 90%", "over 500 patients", "at least 3"; "less than 5%", "up to 40%", "nearly 2".
 _BOUND_BEFORE = re.compile(
     r"\b(?:(?P<above>(?:more|greater|higher) than|over|above|exceeding|at least|in excess of)|"
-    r"(?P<below>(?:less|fewer|lower) than|under|below|up to|at most|nearly|almost|just under))"
+    r"(?P<near>nearly|almost|just under)|"
+    r"(?P<below>(?:less|fewer|lower) than|under|below|up to|at most))"
     r"\s+(?:a |an )?$|(?P<above2>>|≥)\s?$|(?P<below2><|≤)\s?$",
     re.IGNORECASE,
 )
@@ -640,6 +642,8 @@ def _same_values(a: Quantity, b: Quantity) -> bool:
         # bound that far off ("more than 5" for 5,000) misleads although it holds.
         if a.bound > 0:
             return a.value <= b.value <= _BOUND_REACH * a.value
+        if a.bound == -2:  # "nearly 40%": just below it
+            return (1 - _APPROX_SHARE) * a.value <= b.value <= a.value
         return a.value / _BOUND_REACH <= b.value <= a.value
     lows = same_number(a.value, b.value, a.decimals, b.decimals)
     return lows and (a.high is None or same_number(a.high, b.high or 0.0, a.decimals, b.decimals))
@@ -838,7 +842,7 @@ def _worked_out(q: Quantity, evidence: str) -> str:
         change = abs(b - a)
         if a and q.unit == "%" and same_number(q.value, 100 * change / a, q.decimals, 9):
             return f"the relative change from {m[1]} to {m[3]}"
-        points = unit == "%" and q.unit in ("pp", "point")  # "rose by 10 points"
+        points = unit == "%" and q.unit in ("pp", "point", "points")  # "rose by 10 points"
         if (q.unit == unit and q.unit != "%" or points) and same_number(
             q.value, change, q.decimals, 9
         ):
