@@ -607,10 +607,10 @@ def wants_naming(check: ClaimCheck) -> bool:
 
 def name_gaps(check: ClaimCheck, sentences: Sequence[Span], cfg: VerifySettings) -> bool:
     """Supported when every gap of the deciding sentence is stated by another sentence of the
-    same paper, a number with at least `_NAMING_SHARED` other words of the claim around it,
-    a name anywhere; contradicted
-    when a number of the claim appears nowhere in the paper and a sentence that shares at least
-    `_RIVAL_SHARED` other words with the claim gives another value for it (in place).
+    same paper (a number with at least `_NAMING_SHARED` other words of the claim around it, a
+    name anywhere); contradicted when a number of the claim appears nowhere in the paper and
+    a sentence that shares at least `_RIVAL_SHARED` other words with the claim gives another
+    value for it (in place).
 
     A summary joins what a paper states in several places: the deciding sentence gives the
     participants' ages, the methods name the "four-digit PIN" they typed; a table gives
@@ -770,13 +770,13 @@ def _naming_sentence(
             continue
         before = paper[i - 1].text if i and paper[i - 1].chunk_id == s.chunk_id else ""
         context = f"{before} {s.text}".strip()[-_NAMING_CONTEXT:]
-        near = len(others & set(lx.content_stems(lx.words(context)))) >= _NAMING_SHARED
         # A name the paper uses anywhere is its own (its method, data set, cohort, covariate),
         # which the deciding sentence calls "our method", "the dataset"; a name the paper
         # never uses ("Keras" for a model the paper does not say how it built) stays a gap.
-        near = near or not number
-        if not near and not number:
-            continue
+        # A number counts next to the claim's words only.
+        near = not number or (
+            len(others & set(lx.content_stems(lx.words(context)))) >= _NAMING_SHARED
+        )
         if number:
             ok = any(
                 g.effect == "ok" and g.claim_span == f.claim_span
