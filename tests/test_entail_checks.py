@@ -2610,3 +2610,29 @@ def test_a_name_written_apart_from_its_number_is_the_glued_name() -> None:
         assert [f.effect for f in check_entities(claim, ev) if f.effect != "ok"] == []
     other = check_entities("Experiments used the ACE 2004 corpus.", ev)
     assert [f.claim_text for f in other if f.effect != "ok"] == ["ACE"]
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence", "contradicts"),
+    [
+        (
+            "Unlike the baseline, the model generalised to new domains.",
+            "The baseline failed to generalise to new domains, whereas our model did.",
+            False,
+        ),
+        (
+            "The model generalised to new domains.",
+            "The model failed to generalise to new domains, whereas the baseline did.",
+            True,
+        ),
+        (
+            "The model generalised to new domains.",
+            "The model failed to generalise to new domains, but the baseline did not.",
+            True,
+        ),
+    ],
+)
+def test_a_denial_of_one_case_with_the_other_affirmed_after_it(
+    claim: str, evidence: str, contradicts: bool
+) -> None:
+    assert bool(check_negation(claim, evidence)) == contradicts

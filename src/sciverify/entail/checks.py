@@ -232,6 +232,23 @@ def _also_affirmed(
     return any(stems <= {w.stem for w in free[i : i + window]} for i in range(len(free)))
 
 
+_ELIDED_AFFIRMATION = re.compile(
+    r"[^.;]{0,80}?,?\s+(?:whereas|while|but)\s+(?P<who>(?:[\w-]+\s+){1,4}?)"
+    r"(?:did|does|do|was|were|could|can|has|had|is|are)\b(?!\s*(?:not|n't|never))\s*[.;,)]",
+    re.IGNORECASE,
+)
+
+
+def _affirmed_after(evidence: str, end: int, claim: str) -> bool:
+    """The clause after a denial affirms the same of what the claim is about: "the baseline
+    failed to generalise to new domains, whereas our model did" for a claim about the model."""
+    m = _ELIDED_AFFIRMATION.match(evidence, end)
+    if m is None:
+        return False
+    who = lx.content_stems(lx.words(m["who"]))
+    return bool(who & lx.content_stems(lx.words(claim)))
+
+
 def check_negation(claim: str, evidence: str) -> list[Finding]:
     """A polarity mismatch on the content the claim and the evidence share."""
     if lx.overlap(claim, evidence) < lx.RELATED_OVERLAP:
@@ -255,6 +272,7 @@ def check_negation(claim: str, evidence: str) -> list[Finding]:
             or _loss_of_function(evidence, e_span, claim)
             or _other_branch(evidence, e_span, claim)
             or _also_affirmed(evidence, e_neg, e_span)
+            or _affirmed_after(evidence, e_span[1], claim)
         ):
             return []
         negated = evidence[e_span[0] : e_span[1]]
