@@ -796,23 +796,20 @@ def _as_share(q: Quantity, ev: list[Quantity]) -> Quantity | None:
     for e in ev:
         if e.high is not None or e.kind != "value" or not q.context & e.context:
             continue
-        as_percent = (
-            q.unit == "%"
-            and not e.unit
-            and 0 < e.value <= 1
-            and e.decimals >= 2
-            and same_number(q.value, 100 * e.value, q.decimals, e.decimals - 2)
-        )
-        as_fraction = (
-            not q.unit
-            and e.unit == "%"
-            and 0 < q.value <= 1
-            and q.decimals >= 2
-            and same_number(100 * q.value, e.value, q.decimals - 2, e.decimals)
-        )
-        if as_percent or as_fraction:
+        if {q.unit, e.unit} != {"%", ""}:
+            continue
+        fraction = e if q.unit == "%" else q
+        if not (0 < fraction.value <= 1 and fraction.decimals >= 2):
+            continue
+        (a, dec_a), (b, dec_b) = _in_percent(q), _in_percent(e)
+        if same_number(a, b, dec_a, dec_b):
             return e
     return None
+
+
+def _in_percent(x: Quantity) -> tuple[float, int]:
+    """A percentage's value and decimals, or a fraction's as a percentage (0.923 -> 92.3, 1)."""
+    return (x.value, x.decimals) if x.unit == "%" else (100 * x.value, x.decimals - 2)
 
 
 # "520 of the 1,000 participants", "520/1000", "520 out of 1000"; "from 120 ms to 80 ms".
@@ -833,8 +830,7 @@ def _worked_out(q: Quantity, evidence: str) -> str:
         return ""
     if q.unit == "%":
         for m in _OF.finditer(evidence):
-            part, whole = to_float(m[1]), to_float(m[2])
-            if 0 < part < whole and same_number(q.value, 100 * part / whole, q.decimals, 9):
+            if _is_share(q, to_float(m[1]), to_float(m[2])):
                 return f"{m[1]} of {m[2]}"
     for m in _FROM_TO.finditer(evidence):
         a, b = to_float(m[1]), to_float(m[3])
@@ -867,11 +863,14 @@ def _share_of_counts(q: Quantity, claimed: list[Quantity]) -> str:
     ]
     for part in counts:
         for whole in counts:
-            if part.value < whole.value and same_number(
-                q.value, 100 * part.value / whole.value, q.decimals, 9
-            ):
+            if _is_share(q, part.value, whole.value):
                 return f"{part.value:g} of {whole.value:g}"
     return ""
+
+
+def _is_share(q: Quantity, part: float, whole: float) -> bool:
+    """The claim's percentage `q` is `part` of `whole`, at the claim's precision."""
+    return 0 < part < whole and same_number(q.value, 100 * part / whole, q.decimals, 9)
 
 
 # The names of a hazard, risk, rate or odds ratio ("HR", "aOR", "relative risk").

@@ -175,16 +175,21 @@ def find_citations(text: str, base: int = 0) -> list[Citation]:
         # the whole link is the citation, so none of it is left in the claim.
         doi, arxiv = DOI.search(m.group(2)), ARXIV.search(m.group(2))
         if doi:
-            add("doi", m, (doi.group(1).rstrip(".").lower(),))
+            add("doi", m, (_doi_key(doi),))
         elif arxiv:
             add("arxiv", m, (arxiv.group(1).lower(),))
         elif keys := _author_year_keys(m.group(1)):
             add("author_year", m, keys)
     for m in DOI.finditer(text):
-        add("doi", m, (m.group(1).rstrip(".").lower(),))
+        add("doi", m, (_doi_key(m),))
     for m in ARXIV.finditer(text):
         add("arxiv", m, (m.group(1).lower(),))
     return sorted(found, key=lambda c: c.span)
+
+
+def _doi_key(m: re.Match[str]) -> str:
+    """A DOI as a citation key: lower case, without the sentence's full stop."""
+    return m.group(1).rstrip(".").lower()
 
 
 def strip_citations(text: str, *, keep_narrative: bool = False) -> str:

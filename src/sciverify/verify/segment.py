@@ -31,11 +31,16 @@ REFERENCE_HEADINGS = re.compile(
 _EMPHASISED = re.compile(r"^(\*\*|__|\*|_)(.+?)\1\s*:?$")
 
 
+def _unemphasised(line: str) -> str:
+    """A line written in bold or italic without its markers ("**Limitations:**" ->
+    "Limitations"); any other line as it is."""
+    emphasised = _EMPHASISED.match(line)
+    return emphasised.group(2) if emphasised else line
+
+
 def is_reference_heading(title: str) -> bool:
     """The heading of the draft's reference list: "References", "**Sources:**", "Citations"."""
-    title = title.strip()
-    emphasised = _EMPHASISED.match(title)
-    return bool(REFERENCE_HEADINGS.match(emphasised.group(2) if emphasised else title))
+    return bool(REFERENCE_HEADINGS.match(_unemphasised(title.strip())))
 
 
 _FRONT_MATTER = re.compile(r"\A---[ \t]*\n.*?\n(?:---|\.\.\.)[ \t]*(?:\n|\Z)", re.DOTALL)
@@ -140,9 +145,7 @@ def _plain_heading(line: str) -> int | None:
         return None
     if is_reference_heading(line):
         return 1
-    emphasised = _EMPHASISED.match(line)
-    if emphasised:
-        line = emphasised.group(2).strip()
+    line = _unemphasised(line).strip()
     if not line or _TERMINAL.search(line):
         return None
     m = _NUMBERED_HEADING.match(line)
@@ -177,9 +180,8 @@ def _blocks(
 
     def open_heading(level: int, title: str, span: tuple[int, int]) -> None:
         nonlocal in_refs
-        emphasised = _EMPHASISED.match(title)
         # "**Limitations**", "References:": the name alone.
-        title = (emphasised.group(2) if emphasised else title).strip().rstrip(":").strip()
+        title = _unemphasised(title).strip().rstrip(":").strip()
         while stack and stack[-1][0] >= level:
             stack.pop()
         stack.append((level, title))
