@@ -2636,3 +2636,98 @@ def test_a_denial_of_one_case_with_the_other_affirmed_after_it(
     claim: str, evidence: str, contradicts: bool
 ) -> None:
     assert bool(check_negation(claim, evidence)) == contradicts
+
+
+# Real sentences of the corpus PDFs (inhaled PGE1 trials, smoker recruitment, village laws).
+_PGE1 = (
+    "The lowest mean blood pressure recorded during study aerosol administration was 37, 43, "
+    "and 45 mmHg in the control, low-dose, and high-dose IPGE1 groups, respectively "
+    "(Table 3, Figure 5)."
+)
+_MAILED = (
+    "Overall, approximately 44% and 56% of all mailed invitations went to males and females "
+    "respectively, indicating very similar recruitment rates for males (7.3%) and females (7.1%)."
+)
+_LAWS = (
+    "Owing to their nature, village laws referred mainly to pressures and responses (856 and "
+    "890 records, respectively, e.g. regulations of grazing)."
+)
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence", "moved"),
+    [
+        ("In the high-dose IPGE1 group the lowest mean blood pressure was 43 mmHg.", _PGE1, True),
+        ("In the high-dose IPGE1 group the lowest mean blood pressure was 45 mmHg.", _PGE1, False),
+        ("The control group's lowest mean blood pressure fell to 37 mmHg.", _PGE1, False),
+        ("About 56% of the mailed invitations went to males.", _MAILED, True),
+        ("About 56% of the mailed invitations went to females.", _MAILED, False),
+        ("Village laws referred to responses in 856 records.", _LAWS, True),
+        ("Village laws referred to pressures in 856 records and responses in 890.", _LAWS, False),
+        ("Responses (890 records) outnumbered pressures (856 records).", _LAWS, False),
+    ],
+)
+def test_a_figure_moved_within_a_respectively_list(claim: str, evidence: str, moved: bool) -> None:
+    found = [f for f in run_checks(claim, evidence) if "respectively" in f.message]
+    assert bool(found) == moved
+    assert all(f.effect == "contradict" for f in found)
+
+
+def test_a_respectively_list_is_left_alone_where_its_pairing_is_unsure() -> None:
+    # Two lists of figures before "respectively": the frame numbers could be the cases.
+    video = (
+        "The one-rate dropdown is 5 dB down from the requested video, and the two-rate "
+        "dropdowns around frames 840 and 910 are 2 and 1 dB down, respectively."
+    )
+    found = run_checks("The two-rate dropdowns are 2 dB down.", video)
+    assert [f.effect for f in found if f.effect != "ok"] == []
+    # Figures that are parts of products ("10000 × 10 and 1000 × 10").
+    qr = (
+        "The QR decomposition is performed on matrices of dimensions 10000 × 10 and 1000 × 10 "
+        "in the case of linked and free clp, respectively."
+    )
+    assert not [
+        f
+        for f in run_checks("With free clp the matrix has 10 columns.", qr)
+        if f.effect == "contradict"
+    ]
+
+
+def test_a_comparison_reads_whose_figure_is_whose_from_a_respectively_list() -> None:
+    ev = "Recall for women and men was 0.71 and 0.64, respectively."
+    right = check_comparatives("Men had lower recall than women (0.64 vs 0.71).", ev)
+    assert [f.effect for f in right] == ["support"]
+    wrong = check_comparatives("Men had higher recall than women.", ev)
+    assert [f.effect for f in wrong] == ["contradict"]
+
+
+def test_coordinated_groups_are_both_named() -> None:
+    ev = "Mortality in the treated and control groups was 12% and 18%, respectively."
+    assert not check_entities("Mortality was 12% in the treated group.", ev)
+    assert [f.effect for f in check_entities("Mortality was 12% in the placebo group.", ev)] == [
+        "contradict"
+    ]
+
+
+@pytest.mark.parametrize(
+    ("claim", "effect"),
+    [
+        ("S2ORC holds 81.1 million papers.", "ok"),
+        ("S2ORC holds about 81 million papers.", "ok"),
+        ("S2ORC holds 18.1M papers.", "contradict"),
+        ("Its pretraining corpus has 16.4 billion tokens.", "ok"),
+        ("Its pretraining corpus has 6.4B tokens.", "contradict"),
+    ],
+)
+def test_a_multiplier_glued_to_a_count(claim: str, effect: str) -> None:
+    # S2ORC (ACL 2020), real sentences.
+    ev = (
+        "The resulting corpus consists of 81.1M papers. The resulting S2ORC pretraining "
+        "corpus contains 16.4B tokens, nearly five times larger than the corpus for BioBERT."
+    )
+    assert [f.effect for f in check_numbers(claim, ev)] == [effect]
+
+
+def test_a_letter_after_a_number_in_a_name_is_no_multiplier() -> None:
+    assert parse_quantities("Exon 4B encodes the kinase domain.") == []
+    assert parse_quantities("The wave shown in Figure 2B suggests an early onset.") == []

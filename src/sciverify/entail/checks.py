@@ -7,8 +7,9 @@ more strongly than the evidence) or `ok` (a number that agrees). Spans are char 
 claim and the evidence. The checks aim for precision: a `contradict` finding overrides a model's
 "entailment" in `decide()`, so each one fires only on clear, local evidence.
 
-The number check lives with the number parser (`quantities.py`), the entity and condition
-checks in `mentions.py`; all six are importable from here.
+The number check lives with the number parser (`quantities.py`), the check of figures listed
+"respectively" in `respectively.py`, the entity and condition checks in `mentions.py`; all
+are importable from here.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from sciverify.entail.quantities import (
     parse_quantities,
     related,
 )
+from sciverify.entail.respectively import check_respectively, respective_cases
 from sciverify.records import Finding
 
 __all__ = [
@@ -38,6 +40,7 @@ __all__ = [
     "check_hedging",
     "check_negation",
     "check_numbers",
+    "check_respectively",
     "check_restatement",
     "run_checks",
 ]
@@ -1369,7 +1372,8 @@ def _ordered(
     if len(values) < 2:
         return None
     a_side, b_side = sides
-    labels = _labels(sentence, values, after)
+    # "Women and men had recall of 0.71 and 0.64, respectively": the list says whose is which.
+    labels = respective_cases(sentence, values) or _labels(sentence, values, after)
     a, b = _pick(labels, a_side, b_side), _pick(labels, b_side, a_side)
     named = a is not None and b is not None
     if a is not None and b is None and len(values) == 2:
@@ -1732,6 +1736,7 @@ def _negated(ws: list[lx.Word], text: str, *, reach: int = 2) -> dict[str, list[
 
 CHECKS: tuple[Callable[[str, str], list[Finding]], ...] = (
     check_numbers,
+    check_respectively,
     check_negation,
     check_entities,
     check_hedging,

@@ -16,9 +16,11 @@ from sciverify.records import Finding
 
 # --- entities and identifiers --------------------------------------------------------------
 
+_ROLES = r"control|placebo|treatment|treated|intervention|experimental|sham|vehicle"
+# "the treated and control groups" names both groups.
 _GROUP = re.compile(
     r"\b(?:(?P<kind>group|arm|cohort)\s+(?P<label>[A-Z]\b|\d{1,2}\b|I{1,3}V?\b))|"
-    r"\b(?P<role>control|placebo|treatment|treated|intervention|experimental|sham|vehicle)"
+    rf"\b(?P<role>{_ROLES})(?:\s+(?:and|or|vs\.?|versus)\s+(?:the\s+)?(?P<role2>{_ROLES}))?"
     r"[\s-](?:group|arm|cohort)s?\b",
     re.IGNORECASE,
 )
@@ -71,8 +73,13 @@ def _entities(text: str) -> list[tuple[str, str, tuple[int, int]]]:
         if w.lower in lx.SPECIES:
             out.append(("species", lx.SPECIES[w.lower], (w.start, w.end)))
     for m in _GROUP.finditer(text):
-        key = (m["kind"] + " " + m["label"]).lower() if m["kind"] else m["role"].lower()
-        out.append(("group", key.replace("treated", "treatment"), m.span()))
+        if m["kind"]:
+            out.append(("group", (m["kind"] + " " + m["label"]).lower(), m.span()))
+            continue
+        roles = ("role", "role2") if m["role2"] else ("role",)
+        for role in roles:
+            key = m[role].lower().replace("treated", "treatment")
+            out.append(("group", key, m.span(role) if m["role2"] else m.span()))
     for m in _IDENT.finditer(text):
         ident = m.group().rstrip("-")
         out.append(("identifier", _norm_ident(ident), (m.start(), m.start() + len(ident))))

@@ -92,10 +92,13 @@ _UNIT_CANON = {
     "μm": "µm",
     "μM": "µM",
 }
+# "81.1M papers", "12k images", "1.2B tokens": a multiplier glued to a count of things (a
+# plural noun or one of these). "0.5M sucrose" is a concentration.
+_COUNTED = r"(?:[a-z]+s|model|vocabulary|corpus|dataset|population|cohort)\b"
 _VALUE = re.compile(
     rf"(?<![\w.,^/])(?<![A-Za-z]-)(?<!\^[-−])(?P<num>{_NUM})(?:{_SCI})?"
     rf"(?:\s*[-–—]\s*(?P<hi>{_NUM}))?"
-    r"(?:\s+(?P<mult>thousand|million|billion)\b)?"
+    r"(?:\s+(?P<mult>thousand|million|billion)\b|(?P<glued>[kKMB]|bn)(?=\s+" + _COUNTED + r"))?"
     rf"(?:\s*{_UNIT_ADJECTIVE}?(?P<unit>(?:{_UNITS})(?:/{_PER})*)(?![A-Za-z]))?"
     r"(?![\w'’′]|[-‐][A-Za-z]|\.\d|,\d{3})"
 )
@@ -136,6 +139,15 @@ _LABEL_WORDS = frozenset(
     )
 )
 _MULTIPLIERS = {"thousand": 1e3, "million": 1e6, "billion": 1e9}
+_NAMING_WORDS = frozenset(
+    lx.split_words(
+        """
+        class type grade stage phase exon intron step level site region domain isoform subunit
+        receptor serotype genotype version strain group arm lane chapter item
+        """
+    )
+)
+_GLUED = {"k": "thousand", "K": "thousand", "M": "million", "B": "billion", "bn": "billion"}
 _WORD_FOLD = re.compile(
     r"\b(?P<word>two|three|four|five|six|seven|eight|nine|ten)[\s-]?fold\b", re.IGNORECASE
 )
@@ -274,8 +286,10 @@ def parse_quantities(text: str) -> list[Quantity]:
     for m in _VALUE.finditer(text):
         if not free(*m.span()) or _after_label_word(text, m.start()):
             continue
+        if m["glued"] and _after_word(text, m.start(), _NAMING_WORDS):
+            continue  # "class 2B drugs", "exon 4B encodes": a name, not 2 billion
         unit = canon_unit(m["unit"]) or _noun_unit(text, m.end())
-        scale = _MULTIPLIERS.get(m["mult"] or "", 1.0)
+        scale = _MULTIPLIERS.get(m["mult"] or _GLUED.get(m["glued"] or "", ""), 1.0)
         hi = to_float(m["hi"]) * scale if m["hi"] else None
         value = to_float(m["num"], m["exp"] or m["exp2"]) * scale
         # "1.5 million" is precise to the hundred thousand: -5 decimals.
@@ -324,8 +338,12 @@ def flattened_powers(text: str) -> list[float]:
 
 
 def _after_label_word(text: str, start: int) -> bool:
+    return _after_word(text, start, _LABEL_WORDS)
+
+
+def _after_word(text: str, start: int, names: frozenset[str]) -> bool:
     before = re.findall(r"[A-Za-z]+", text[max(0, start - 16) : start])
-    return bool(before) and before[-1].lower() in _LABEL_WORDS and text[start - 1] in " ."
+    return bool(before) and before[-1].lower() in names and text[start - 1] in " ."
 
 
 def _noun_unit(text: str, end: int) -> str:
