@@ -493,7 +493,11 @@ def test_could_of_what_was_seen_or_done_is_no_hedge() -> None:
     # A possibility stays a hedge.
     maybe = "Haptic feedback could evoke a smaller P300 amplitude than visual feedback."
     assert [f.evidence_text for f in check_hedging(claim, maybe)] == ["could"]
-    assert check_hedging(claim, seen.replace("observed", "explained by attention")) != []
+    # The explanation is what "could" hedges: a claim that states it overclaims, a claim of the
+    # finding alone does not.
+    explained = seen.replace("observed", "explained by attention")
+    assert check_hedging("The smaller P300 amplitude is explained by attention.", explained) != []
+    assert check_hedging(claim, explained) == []
 
 
 def test_a_quality_and_its_adjective_are_one_target_of_a_direction() -> None:
@@ -2731,3 +2735,81 @@ def test_a_multiplier_glued_to_a_count(claim: str, effect: str) -> None:
 def test_a_letter_after_a_number_in_a_name_is_no_multiplier() -> None:
     assert parse_quantities("Exon 4B encodes the kinase domain.") == []
     assert parse_quantities("The wave shown in Figure 2B suggests an early onset.") == []
+
+
+def test_a_hedge_on_what_the_claim_does_not_say_is_no_overclaim() -> None:
+    # CiteSee (CHI 2023): the "could" qualifies the consequences, not the interviews.
+    ev = (
+        "More specifically, they described how not being aware of closely related prior work "
+        "could have severe consequences, even when it was not highly cited globally."
+    )
+    claim = (
+        "In interviews, five researchers described a fear of missing closely related prior work."
+    )
+    assert check_hedging(claim, ev) == []
+    stated = "Not being aware of closely related prior work has severe consequences."
+    assert [f.effect for f in check_hedging(stated, ev)] == ["partial"]
+    # Stressful life events and dementia (Int Psychogeriatrics 2013): the "suggests" qualifies
+    # the whole clause after it, however long.
+    ev = (
+        "The fact that using these methods to control these potential influences did not alter "
+        "the results suggests that a true association between the occurrence of life events and "
+        "incidental dementia was not obscured by social withdrawal or memory deficit, factors "
+        "that may be expected to exert an influence near dementia onset."
+    )
+    claim = "This proves that the null finding was not produced by social withdrawal."
+    assert [f.effect for f in check_hedging(claim, ev)] == ["partial"]
+
+
+def test_times_before_a_comparison_is_a_fold() -> None:
+    # CiteSee (CHI 2023), a real sentence.
+    ev = (
+        "Participants in our field deployment study used CiteSee to discover useful prior work "
+        "via inline citations around 2.7x more frequently than the 21% found in the prior survey."
+    )
+    claim = "Participants found useful prior work via inline citations about 2.7 times as often."
+    assert [f.effect for f in check_numbers(claim, ev)] == ["ok"]
+    assert [q.unit for q in parse_quantities("The probe was measured 3 times per day.")] == ["time"]
+
+
+def test_a_comparison_of_two_other_sides_does_not_reverse_a_claim() -> None:
+    # LONGEVAL (EACL 2023): fine against coarse says nothing of partial annotation.
+    ev = (
+        "Overall, we find that (1) FINE-grained annotations have lower inter-annotator variance "
+        "than COARSE-grained annotations; (2) partially annotating a summary reduces annotator "
+        "workload while maintaining accuracy."
+    )
+    assert check_comparatives("Partial annotation raises inter-annotator variance.", ev) == []
+    reversed_ = check_comparatives("Fine-grained annotation raises inter-annotator variance.", ev)
+    assert [f.effect for f in reversed_] == ["contradict"]
+
+
+def test_none_for_a_case_denies_a_predicate_left_out() -> None:
+    # CiteSee (CHI 2023): a baseline named in a list is not an effect found for it.
+    ev = (
+        "Reencountered Citations (System): Our personalized approach that selected citations "
+        "also cited by the other two papers. Linear Reading: A non-personalized baseline that "
+        "assumes users read papers linearly."
+    )
+    claim = (
+        "The model found positive effects for reencountered citations and none for linear reading."
+    )
+    assert check_negation(claim, ev) == []
+    assert check_negation("Users read no papers linearly.", ev) != []
+
+
+def test_degrees_traded_between_two_measures() -> None:
+    # Wagner et al. 2022 (J Inf Technol), a real sentence.
+    ev = (
+        "Authors of literature reviews traditionally target a high recall by executing "
+        "comprehensive searches and thereby accept very low precision and the corresponding "
+        "screening burden."
+    )
+    swapped = check_comparatives("Review authors aim for high precision and accept low recall.", ev)
+    assert [f.effect for f in swapped] == ["contradict"]
+    assert (
+        check_comparatives("Review authors aim for high recall and accept low precision.", ev) == []
+    )
+    # Group names are no degrees: "the high dose group" is another group, not a reversal.
+    groups = "Patients in the low dose group had fewer side effects than the placebo group."
+    assert check_comparatives("The high dose group had fewer side effects.", groups) == []

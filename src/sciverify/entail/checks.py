@@ -48,9 +48,12 @@ __all__ = [
 
 # --- negation and polarity -----------------------------------------------------------------
 
+# "effects for A and none for B": "none" stands for a predicate left out, so what it denies is
+# not in its scope (only what it is denied of, which the other side may name for any reason).
 _NOT_NEGATIONS = re.compile(
     r"\b(?:no|not)\s+(?:more|less|later|earlier|fewer|greater|only)\b|\bwhether or not\b|"
-    r"\bor without\b|\bnot\s+(?:always|necessarily)\b|\bor not\b",
+    r"\bor without\b|\bnot\s+(?:always|necessarily)\b|\bor not\b|"
+    r"\bnone\s+(?:for|in|on|among|with|at)\b",
     re.IGNORECASE,
 )
 
@@ -539,10 +542,15 @@ _EARLIER = frozenset(
 
 
 def _strength(
-    text: str, *, strongest: bool, whole: str | None = None
+    text: str,
+    *,
+    strongest: bool,
+    whole: str | None = None,
+    keep: Callable[[tuple[int, int]], bool] | None = None,
 ) -> tuple[int, tuple[int, int] | None]:
     """How strongly a text asserts, on the scale in `lexicon.HEDGE_LEVELS`, and the cue's span.
-    `whole` is the text before parts of it were blanked (same offsets)."""
+    `whole` is the text before parts of it were blanked (same offsets); `keep` picks the cues
+    that count."""
     ws = lx.words(text)
     cues = [
         (lx.HEDGE_LEVEL[w.lower], (w.start, w.end))
@@ -556,6 +564,8 @@ def _strength(
         for i, w in enumerate(ws[:-1])
         if (w.lower, ws[i + 1].lower) in _PHRASE_CUES
     ]
+    if keep is not None:
+        cues = [c for c in cues if keep(c[1])]
     if not cues:
         return lx.ASSERTION_LEVEL, None
     top = [c for c in cues if c[0] == 4]
@@ -690,7 +700,14 @@ def check_hedging(claim: str, evidence: str) -> list[Finding]:
     if c_level < lx.HEDGE_LEVELS[-1][0] and _OPINION.search(claim):
         return []  # "the authors reckon that ..." reports a view, as cautious as "should"
     scope = _hedge_scope(claim, evidence)
-    e_level, e_span = _strength(scope, strongest=False, whole=evidence)
+    # A cue counts only where the claim says what it qualifies: "they described how X could
+    # have severe consequences" hedges the consequences, not the description.
+    e_level, e_span = _strength(
+        scope,
+        strongest=False,
+        whole=evidence,
+        keep=lambda span: _hedged_words_restated(claim, scope, span),
+    )
     if c_level <= e_level:
         return []
     if c_span and (
@@ -733,6 +750,34 @@ def check_hedging(claim: str, evidence: str) -> list[Finding]:
             e_span,
         )
     ]
+
+
+_HEDGED_END = re.compile(r"[;:()–—]|[,.](?=\s|$)|\s(?:but|whereas|even|although|though)\s")
+
+
+def _hedged_words_restated(claim: str, evidence: str, cue: tuple[int, int]) -> bool:
+    """Whether the claim says what the evidence's hedge qualifies: a content word after the
+    cue, up to the clause's end. "They described how missing related work could have
+    severe consequences" hedges the consequences; a claim that they "described a fear of
+    missing prior work" restates the description, not the consequences."""
+    end = _HEDGED_END.search(evidence, cue[1])
+    tail = evidence[cue[1] : end.start() if end else len(evidence)]
+    hedged = [w for w in lx.words(tail) if lx.is_content(w) and w.lower not in lx.HEDGE_LEVEL]
+    numbers = set(re.findall(r"\d+(?:\.\d+)?", tail))
+    if not hedged and not numbers:
+        return True  # "..., as it may.": nothing to compare, keep the finding
+    if numbers & set(re.findall(r"\d+(?:\.\d+)?", claim)):
+        return True
+    claim_words = [w for w in lx.words(claim) if lx.is_content(w)]
+    stems = {w.stem for w in claim_words} | {
+        p for w in claim_words for p in lx.hyphen_parts(w.text)
+    }
+    for w in hedged:
+        if w.stem in stems or any(
+            len(w.stem) >= 5 and len(s) >= 5 and (w.stem in s or s in w.stem) for s in stems
+        ):
+            return True
+    return False
 
 
 # Words that state an association; as the evidence's cue they hedge a claim of effect only.
@@ -855,6 +900,18 @@ def _rival_subject(cue: _Cue, agreeing: list[_Cue], ev: list[_Cue]) -> bool:
     best_rival = max((len(_shared(cue.subject, e.subject)) for e in rivals), default=0)
     best_agreeing = max(len(_shared(cue.subject, e.subject)) for e in agreeing)
     return best_rival >= 2 and best_rival > best_agreeing
+
+
+def _other_sides(cue: _Cue, e: _Cue) -> bool:
+    """The evidence compares two sides that the claim's subject is neither of: "partial
+    annotation raises variance" against "fine-grained annotations have lower variance than
+    coarse-grained ones" (stems alike in their first four letters count as one word)."""
+    if not e.right or cue.right:
+        return False
+    named = e.before | e.left | e.right
+    named |= {p for t in named for p in t.split("-")}
+    own = cue.before - cue.after
+    return any(len(w) >= 4 and not any(t[:4] == w[:4] for t in named) for w in own)
 
 
 def _against(cue: _Cue, e: _Cue) -> bool:
@@ -1026,7 +1083,7 @@ def check_comparatives(claim: str, evidence: str) -> list[Finding]:
         if agreeing and not _rival_subject(cue, agreeing, ev):
             continue  # the evidence says the same thing somewhere
         for e in ev:
-            if _against(cue, e):
+            if _against(cue, e) and not _other_sides(cue, e):
                 said = claim[cue.span[0] : cue.span[1]]
                 message = (
                     f"the claim compares the two sides of {said!r} the other way round"
@@ -1062,7 +1119,71 @@ def check_comparatives(claim: str, evidence: str) -> list[Finding]:
                 out.append(ranked)
     if not any(f.effect == "contradict" for f in out):
         out += _covariation_conflicts(claim, evidence)
+    if not any(f.effect == "contradict" for f in out):
+        out += _polar_swaps(claim, evidence)
     return out
+
+
+# Plain adjectives of degree and their opposites: "high recall" is not "low recall".
+_POLAR = {
+    "high": "low",
+    "low": "high",
+    "large": "small",
+    "small": "large",
+    "strong": "weak",
+    "weak": "strong",
+    "fast": "slow",
+    "slow": "fast",
+}
+_POLAR_SKIP = frozenset(lx.split_words("very a an the relatively extremely rather"))
+_POLAR_NOT_MEASURES = frozenset(lx.split_words("group groups arm arms cohort dose doses"))
+
+
+def _polar_pairs(text: str) -> list[tuple[str, str, tuple[int, int]]]:
+    """(adjective, stem of the noun it qualifies, span) for "high recall", "very low precision";
+    not for hyphenated words ("low-dose") or group names ("the high dose group")."""
+    ws = lx.words(text)
+    out = []
+    for i, w in enumerate(ws):
+        if w.lower not in _POLAR:
+            continue
+        j = i + 1
+        while j < len(ws) and ws[j].lower in _POLAR_SKIP:
+            j += 1
+        if j >= len(ws) or not lx.is_content(ws[j]) or "-" in ws[j].text:
+            continue
+        if text[w.end : ws[j].start].strip(" ") or ws[j].lower in _POLAR_NOT_MEASURES:
+            continue
+        if j + 1 < len(ws) and ws[j + 1].lower in _POLAR_NOT_MEASURES:
+            continue
+        out.append((w.lower, ws[j].stem, (w.start, ws[j].end)))
+    return out
+
+
+def _polar_swaps(claim: str, evidence: str) -> list[Finding]:
+    """ "Aimed for high precision while accepting very low recall" against "target a high
+    recall ... and accept very low precision": the evidence gives the claim's measure the
+    opposite degree and never the claim's."""
+    ev = _polar_pairs(evidence)
+    said = {(adj, noun) for adj, noun, _ in ev}
+    for adj, noun, span in _polar_pairs(claim):
+        if (adj, noun) in said:
+            continue
+        other = next((e for e in ev if e[0] == _POLAR[adj] and e[1] == noun), None)
+        if other is not None:
+            return [
+                lx.finding(
+                    "comparative",
+                    "contradict",
+                    f"the claim says {claim[span[0] : span[1]]!r}, the evidence "
+                    f"{evidence[other[2][0] : other[2][1]]!r}",
+                    claim,
+                    evidence,
+                    span,
+                    other[2],
+                )
+            ]
+    return []
 
 
 # --- co-variation: "A weakens as B increases" against "a positive relationship between A and B"

@@ -352,6 +352,8 @@ def _noun_unit(text: str, end: int) -> str:
     m = re.match(rf"\s+{_UNIT_ADJECTIVE}?([a-z][a-z\-]{{2,}})", text[end:])
     if not m or m.group(1) in STOPWORDS - {"patient", "patients"}:
         return ""
+    if m.group(1) == "times" and _TIMES_AS_FOLD.match(text, end + m.end()):
+        return "fold"  # "2.7 times as often", "3 times higher": the same as "2.7x"
     # "12.1 years-at-liberty", "3 mg-per-day": a unit that opens a compound is the unit.
     head = m.group(1).split("-")[0]
     if head != m.group(1) and len(head) > 1 and _UNIT_WORD.fullmatch(head):
@@ -360,6 +362,11 @@ def _noun_unit(text: str, end: int) -> str:
 
 
 _UNIT_WORD = re.compile(rf"(?:{_UNITS})", re.IGNORECASE)
+_TIMES_AS_FOLD = re.compile(
+    r"\s+(?:as|more|less|fewer|the|that|higher|lower|greater|larger|smaller|faster|slower|"
+    r"longer|shorter|better|worse|bigger|wider|stronger|weaker|likelier)\b",
+    re.IGNORECASE,
+)
 
 
 def _with_surroundings(text: str, q: Quantity) -> Quantity:
