@@ -2813,3 +2813,59 @@ def test_degrees_traded_between_two_measures() -> None:
     # Group names are no degrees: "the high dose group" is another group, not a reversal.
     groups = "Patients in the low dose group had fewer side effects than the placebo group."
     assert check_comparatives("The high dose group had fewer side effects.", groups) == []
+
+
+def test_a_denied_deed_needs_the_deed_on_the_other_side() -> None:
+    # LONGEVAL (EACL 2023): naming human evaluation is not running one.
+    ev = (
+        "To better understand the challenges of human evaluation on long-form summaries (150 "
+        "words or longer), we first conduct a comprehensive survey of 162 publications and "
+        "preprints on long-form summarization (Section 2)."
+    )
+    claim = "Of the 162 surveyed papers on long-form summarization, 101 ran no human evaluation."
+    assert check_negation(claim, ev) == []
+    # CiteSee (CHI 2023): the same deed on both sides is a conflict.
+    used = (
+        "Participants used both the inline citations and external sources (such as search "
+        "engines or social recommendations) to explore and save useful papers."
+    )
+    found = check_negation("Participants used no search engines to explore papers.", used)
+    assert [f.effect for f in found] == ["contradict"]
+
+
+def test_associated_without_with_describes() -> None:
+    # TIMP (J Stat Softw 2007), a real sentence.
+    ev = (
+        "We let the two components contributing to the data have associated decay rate "
+        "parameters .5 and 1, and let the concentrations be measured at 51 timepoints "
+        "equidistant in the interval 0-2 ns."
+    )
+    claim = "The simulated dataset has two components with decay rates of 0.5 and 1."
+    assert check_hedging(claim, ev) == []
+    linked = "Smoking was associated positively with cancer."
+    assert [f.effect for f in check_hedging("Smoking causes cancer.", linked)] == ["partial"]
+
+
+def test_a_unit_glued_to_a_number_in_another_case_is_mentioned() -> None:
+    # Natural Image Denoising with Convolutional Networks (NIPS 2008), a real sentence.
+    ev = (
+        "We also report wall-clock speed by denoising a 512 × 512 pixel image on a 2.16Ghz "
+        "Intel Core 2 processor."
+    )
+    assert check_entities("Denoising ran on a 2.16 GHz Intel Core 2 processor.", ev) == []
+    other = check_entities("Denoising ran on a 2.16 GHz AMD processor.", ev)
+    assert [f.claim_text for f in other] == ["AMD"]
+
+
+def test_a_denied_difference_needs_a_stated_change_on_the_other_side() -> None:
+    # Grey seal pups (Behav Ecol Sociobiol 2015), a methods sentence names trials and types.
+    ev = (
+        "Real-time video footage was decoded after all trials were completed to produce two "
+        "types of metric for analysis: (i) frequencies of each behaviour type or aggressive "
+        "interactions between the trial animals and (ii) the cumulative time in seconds spent "
+        "within a threshold distance of one another."
+    )
+    claim = "The time pairs spent near each other did not differ significantly between trial types."
+    assert check_negation(claim, ev) == []
+    stated = "The time pairs spent near each other differed between trial types."
+    assert [f.effect for f in check_negation(claim, stated)] == ["contradict"]

@@ -1279,3 +1279,32 @@ def test_a_number_its_cited_paper_gives_otherwise_contradicts_a_claim_left_unver
     assert stated.status == "unverifiable"
     # A value of another order of magnitude is another measure, not a changed figure.
     assert run(text.replace("192", "19,200"), fit, data).status == "unverifiable"
+
+
+def test_a_second_thing_reported_is_a_claim_of_its_own() -> None:
+    text = (
+        "They observe that review authors have traditionally aimed for high recall while "
+        "accepting very low precision, and that ontology-based searches could spare reviewers "
+        "part of that burden through better precision [1]."
+    )
+    claims = extract_claims(segment(text).paragraphs[0]).claims
+    first = (
+        "They observe that review authors have traditionally aimed for high recall while "
+        "accepting very low precision."
+    )
+    second = "Ontology-based searches could spare reviewers part of that burden through better precision."
+    assert [c.text for c in claims] == [first, second]
+    # A sentence that opens on "That" keeps it; one "that" clause stays one claim.
+    one = "That study found that the drug reduced pain and that nobody dropped out [1]."
+    assert [c.text for c in extract_claims(segment(one).paragraphs[0]).claims] == [
+        "That study found that the drug reduced pain and that nobody dropped out."
+    ]
+
+
+def test_that_as_a_determiner_after_a_comma_stays() -> None:
+    text = (
+        "A citation that looks routine may point to work that was later withdrawn, and that "
+        "status is rarely visible at the point of reading [1]."
+    )
+    claims = [c.text for c in extract_claims(segment(text).paragraphs[0]).claims]
+    assert claims[-1] == "That status is rarely visible at the point of reading."

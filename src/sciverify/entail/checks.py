@@ -187,6 +187,9 @@ _CHANGE = frozenset(
 )
 
 
+_CHANGE_PREFIXES = frozenset(stem[:5] for stem in _CHANGE)
+
+
 def _asserted(head: str, stems: set[str]) -> bool:
     # Prefix match, as `mentions._mentions`: "differ" / "difference", "increas" / "increase".
     if head in stems or (len(head) >= 5 and any(s[:5] == head[:5] for s in stems)):
@@ -211,6 +214,13 @@ def _negated_shared(
         if head is not None and head not in _CHANGE and not _asserted(head, stems_of_other):
             # "not confined to the minimal model" against "using a minimal model": the other
             # side never says what is denied, only what it is said of.
+            continue
+        if head in _CHANGE and not (
+            any(s[:5] in _CHANGE_PREFIXES for s in stems_of_other)
+            or any(lx.direction(w.lower) for w in words)
+        ):
+            # "did not differ between trial types" against a methods sentence about "two types
+            # of metric" and "the trial animals": no difference, change or effect is stated.
             continue
         if _enough(shared, stems):
             hits = [w for w in words if w.stem in shared]
@@ -294,6 +304,7 @@ def check_negation(claim: str, evidence: str) -> list[Finding]:
             _narrower(c_neg, c_span, evidence)
             or _loss_of_function(claim, c_span, evidence)
             or _other_branch(claim, c_span, evidence)
+            or _deed_unstated(claim, c_span, evidence)
         ):
             return []
         if _POSSIBLE.search(evidence[max(0, e_span[0] - 40) : e_span[1]]):
@@ -319,6 +330,31 @@ _NEEDED = re.compile(
     r"crucial|indispensable|depends?|dependent|key role|role)\b",
     re.IGNORECASE,
 )
+
+
+# Verbs that only say something was there or was seen: "showed no effect", "had no effect".
+_LIGHT_VERBS = frozenset(
+    lx.split_words(
+        """have has had show shows showed shown find finds found observe observes observed see
+        saw seen detect detected report reports reported yield yielded produce produced give
+        gave make made exert exerted exhibit exhibited display displayed reveal revealed cause
+        caused"""
+    )
+)
+
+
+def _deed_unstated(claim: str, span: tuple[int, int], evidence: str) -> bool:
+    """ "101 papers ran no human evaluation" denies a deed, running one; evidence about "the
+    challenges of human evaluation" names the thing but not the deed, and does not assert it.
+    Only for "no" after a verb of its own (not "had no effect", "found no difference")."""
+    ws = lx.words(claim)
+    at = next((i for i, w in enumerate(ws) if w.start == span[0]), None)
+    if at is None or at == 0 or ws[at].lower != "no":
+        return False
+    verb = ws[at - 1]
+    if not lx.is_content(verb) or verb.lower in _LIGHT_VERBS:
+        return False
+    return not any(w.stem[:4] == verb.stem[:4] for w in lx.words(evidence))
 
 
 def _loss_of_function(text: str, span: tuple[int, int], other: str) -> bool:
@@ -415,8 +451,9 @@ def _adjectival(ws: list[lx.Word], i: int) -> bool:
         return prev2 not in _AUX and prev2 not in _OFFERS
     if w == "associated":
         # "was associated with" hedges a finding; "an associated cost", "each encounter
-        # associated with a label" describe.
-        return before not in _AUX | _NOT and not before.endswith("ly")
+        # associated with a label", "components have associated decay rates" describe.
+        linked = "with" in (after, ws[i + 2].lower if i + 2 < len(ws) else "")
+        return not linked or (before not in _AUX | _NOT and not before.endswith("ly"))
     if w in ("suggest", "suggested"):
         # "27% suggested 'patient focus'", "respondents suggested longer opening hours": what
         # people answered, reported as a finding; no hedge.

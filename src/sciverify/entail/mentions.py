@@ -225,6 +225,10 @@ def check_entities(claim: str, evidence: str) -> list[Finding]:
             continue
         if kind == "identifier" and _identifier_present(said, key, evidence, ev_forms, shouting):
             continue
+        if kind == "identifier" and re.search(
+            rf"\d\s?{re.escape(said)}(?![\w])", evidence, re.IGNORECASE
+        ):
+            continue  # a unit after a number, in any case: "GHz" written "2.16Ghz"
         glued = _NUMBER_AFTER.match(claim, span[1])
         if kind == "identifier" and glued and key + glued[1] in ev_forms:
             continue  # "ACE 2005" written "ACE2005"

@@ -198,10 +198,13 @@ def clean(text: str, *, keep_narrative: bool = False) -> str:
     return text.strip()
 
 
-def _as_claim(text: str) -> str:
-    """A clause as a sentence: a dangling conjunction dropped, a capital, a full stop."""
+def _as_claim(text: str, *, reported: bool = False) -> str:
+    """A clause as a sentence: a dangling conjunction dropped, a capital, a full stop.
+    `reported`: the clause is a second thing its sentence reports ("..., and that B")."""
     text = re.sub(r"[,;:]\s*(?:and|or)?\s*[.]?$", "", text).strip()
     text = re.sub(r"^which\s", "This ", text)  # "..., which establishes that": "This ..."
+    if reported:
+        text = re.sub(r"^that\s+", "", text)  # "..., and that B": B, the second thing reported
     if text and text[0].islower():
         text = text[0].upper() + text[1:]
     if text and not text.endswith((".", "!")):
@@ -257,6 +260,17 @@ def _has_finding(text: str) -> bool:
     )
 
 
+# A verb that reports what a paper says, before its "that": "They observe that A, and that B".
+_REPORTED = re.compile(
+    r"\b(?:observ|not|find|found|report|show|argu|suggest|conclud|stat|claim|sa[iy]|propos|"
+    r"demonstrat|indicat|reveal|explain|believ|hypothesi[sz]|expect|emphasi[sz]|stress|add|"
+    r"recommend|confirm|establish|assert|caution|warn|writ|wrote|point(?:s|ed)? out)"
+    r"(?:e|es|ed|s|d|ing)?\s+that\b",
+    re.IGNORECASE,
+)
+_MODALS = frozenset(lx.split_words("can could may might will would should must"))
+
+
 def split_clauses(sentence: str) -> list[tuple[int, int]]:
     """Spans of the coordinated clauses of `sentence` that each carry their own finding."""
     free = set(_depth_zero(sentence))
@@ -279,7 +293,9 @@ def split_clauses(sentence: str) -> list[tuple[int, int]]:
         # Its own subject: the clause does not start with its verb, and has one after its
         # first word ("the WMD of SF was ..."; not "penetrate the vessel wall"). After a
         # semicolon, any past-tense verb will do ("; the authors judged ...", "; 59% rated ...").
-        loose = s in after_semicolon or part.startswith("which ")
+        # "They observe that A, and that B": a second thing reported, a claim of its own.
+        reported = part.startswith("that ") and _REPORTED.search(sentence, 0, s) is not None
+        loose = s in after_semicolon or part.startswith("which ") or reported
         own_subject = (
             bool(ws)
             and ws[0].lower not in _FINITE
@@ -289,6 +305,7 @@ def split_clauses(sentence: str) -> list[tuple[int, int]]:
                 or _changes_its_own(ws, k)
                 or (loose and len(w.lower) > 4 and w.lower.endswith("ed"))
                 or (loose and re.fullmatch(_PROOF, w.lower) is not None)
+                or (reported and w.lower in _MODALS)
                 for k, w in enumerate(ws[1:], 1)
             )
         )
@@ -376,7 +393,8 @@ def extract_claims(paragraph: Segment) -> ParagraphClaims:
         for cs, ce in split_clauses(sentence):
             part = sentence[cs:ce].strip(" ,;")
             offset = sentence.find(part, cs)
-            part_text = _as_claim(clean(part))
+            reported = cs > 0 and _REPORTED.search(sentence, 0, cs) is not None
+            part_text = _as_claim(clean(part), reported=reported)
             if not part_text:
                 continue
             own = tuple(find_citations(part, base + s + offset)) or sentence_cites
@@ -391,7 +409,7 @@ def extract_claims(paragraph: Segment) -> ParagraphClaims:
                     own,
                     () if own else previous,
                 ),
-                wording=_as_claim(clean(part, keep_narrative=True)),
+                wording=_as_claim(clean(part, keep_narrative=True), reported=reported),
                 **features,
             )
             out.claims.append(claim)
