@@ -2869,3 +2869,23 @@ def test_a_denied_difference_needs_a_stated_change_on_the_other_side() -> None:
     assert check_negation(claim, ev) == []
     stated = "The time pairs spent near each other differed between trial types."
     assert [f.effect for f in check_negation(claim, stated)] == ["contradict"]
+
+
+def test_a_name_hyphened_to_a_word_is_the_name() -> None:
+    # RAPT (AAAI 2022): "kNN-retrieved" names kNN.
+    ev = "We retrieve example pairs with kNN and combine prompt tuning with LoRA."
+    claim = "RAPT combines prompt tuning, LoRA and kNN-retrieved example pairs."
+    assert [f.claim_text for f in check_entities(claim, ev)] == ["RAPT"]
+
+
+def test_a_step_of_a_derivation_is_no_condition() -> None:
+    # Natural Image Denoising with Convolutional Networks (NIPS 2008), a real sentence.
+    ev = (
+        "If we compare this to Eq. 1, we find that this is equivalent to a convolutional "
+        "network in which each hidden layer has the same weights and each feature map directly "
+        "receives input from the image."
+    )
+    claim = "Its mean-field equations amount to a convolutional network whose layers share weights."
+    assert check_conditions(claim, ev) == []
+    assumed = ev.replace("we compare this to Eq. 1", "the noise is Gaussian")
+    assert [f.effect for f in check_conditions(claim, assumed)] == ["partial"]

@@ -66,6 +66,9 @@ def _scoped_species(text: str) -> set[str]:
     return {lx.SPECIES[m["sp"].lower()] for m in _SCOPE_SPECIES.finditer(text)}
 
 
+_MODIFIER_TAIL = re.compile(r"(?<=[A-Za-z0-9])-[a-z]{3,}$")
+
+
 def _entities(text: str) -> list[tuple[str, str, tuple[int, int]]]:
     """(kind, key, span) for species, groups and identifiers in a text."""
     out = []
@@ -81,7 +84,8 @@ def _entities(text: str) -> list[tuple[str, str, tuple[int, int]]]:
             key = m[role].lower().replace("treated", "treatment")
             out.append(("group", key, m.span(role) if m["role2"] else m.span()))
     for m in _IDENT.finditer(text):
-        ident = m.group().rstrip("-")
+        # "kNN-retrieved", "BERT-based": the name, without the word it is hyphened to.
+        ident = _MODIFIER_TAIL.sub("", m.group().rstrip("-"))
         out.append(("identifier", _norm_ident(ident), (m.start(), m.start() + len(ident))))
     taken = {span for _, _, span in out}
     for m in _SOFTWARE.finditer(text):
@@ -482,7 +486,9 @@ _CONDITIONS: tuple[tuple[str, re.Pattern[str]], ...] = (
         "clause",
         re.compile(
             r"(?:^|(?<=[.;:]\s))(?:"
-            r"(?:Only\s+)?(?:If|Unless|Provided that)\s[^,;]{3,120}"
+            # "If we compare this to Eq. 1, we find ...": a step of the derivation, no case.
+            r"(?:Only\s+)?(?:If|Unless|Provided that)\s(?!we\s+(?:compare|look|consider|examine|"
+            r"substitute|plug|rewrite|write|apply|combine|take|insert)\b)[^,;]{3,120}"
             r"|(?:Only\s+)?When\s[^,;]{0,100}?\b(?:is|are|has|have|can|cannot|does|do)\b[^,;]{0,60}"
             r"|For\s+(?:certain|some|specific|particular|selected)\s+[^,;]{2,60}"
             r"|In\s+(?:some|certain|selected|specific)\s+(?:cases|settings|patients|conditions|"
