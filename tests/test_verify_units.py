@@ -1308,3 +1308,18 @@ def test_that_as_a_determiner_after_a_comma_stays() -> None:
     )
     claims = [c.text for c in extract_claims(segment(text).paragraphs[0]).claims]
     assert claims[-1] == "That status is rarely visible at the point of reading."
+
+
+def test_a_contrast_after_whereas_is_a_claim_of_its_own() -> None:
+    text = (
+        "On QQP 140K, RAPT reached an iBLEU of 14.33 and NC-RAPT reached 15.05, whereas "
+        "fine-tuning managed only 5.64 [1]."
+    )
+    claims = [c.text for c in extract_claims(segment(text).paragraphs[0]).claims]
+    assert claims[-1] == "Fine-tuning managed only 5.64."
+    # "while" leans on the clause before it and stays with it.
+    text = (
+        "Most of these studies, 37 of the 44, rated the whole summary at once, while just 6 "
+        "collected judgments at a finer granularity [1]."
+    )
+    assert len(extract_claims(segment(text).paragraphs[0]).claims) == 1

@@ -286,6 +286,9 @@ def split_clauses(sentence: str) -> list[tuple[int, int]]:
         start = b
     pieces = [(s, a) for s, a, _ in spans] + [(start, len(sentence))]
     after_semicolon = {b for _, a, b in spans if re.search("[;:]", sentence[a:b])}
+    # "..., whereas fine-tuning managed only 5.64": a contrast has a subject of its own.
+    # ("while" is left alone: "..., while just 6 collected judgments" leans on the clause before.)
+    after_contrast = {b for _, a, b in spans if "whereas" in sentence[a:b]}
     out: list[tuple[int, int]] = []
     for s, e in pieces:
         part = sentence[s:e]
@@ -295,7 +298,7 @@ def split_clauses(sentence: str) -> list[tuple[int, int]]:
         # semicolon, any past-tense verb will do ("; the authors judged ...", "; 59% rated ...").
         # "They observe that A, and that B": a second thing reported, a claim of its own.
         reported = part.startswith("that ") and _REPORTED.search(sentence, 0, s) is not None
-        loose = s in after_semicolon or part.startswith("which ") or reported
+        loose = s in after_semicolon or s in after_contrast or part.startswith("which ") or reported
         own_subject = (
             bool(ws)
             and ws[0].lower not in _FINITE
