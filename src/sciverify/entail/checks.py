@@ -1172,7 +1172,6 @@ _POLAR = {
     "fast": "slow",
     "slow": "fast",
 }
-_POLAR_SKIP = frozenset(lx.split_words("very a an the relatively extremely rather"))
 _POLAR_NOT_MEASURES = frozenset(lx.split_words("group groups arm arms cohort dose doses"))
 
 
@@ -1184,9 +1183,7 @@ def _polar_pairs(text: str) -> list[tuple[str, str, tuple[int, int]]]:
     for i, w in enumerate(ws):
         if w.lower not in _POLAR:
             continue
-        j = i + 1
-        while j < len(ws) and ws[j].lower in _POLAR_SKIP:
-            j += 1
+        j = i + 1  # the noun right after the adjective ("very low precision": low, precision)
         if j >= len(ws) or not lx.is_content(ws[j]) or "-" in ws[j].text:
             continue
         if text[w.end : ws[j].start].strip(" ") or ws[j].lower in _POLAR_NOT_MEASURES:

@@ -29,7 +29,7 @@ _SENTENCE_END = re.compile(r"[.!?;](?=\s)")
 _OPERATOR_BEFORE = re.compile(r"(?:[×*/^=+−]|\bx)\s*$")
 _OPERATOR_AFTER = re.compile(r"\s*(?:[×*/^=+−]|x\b)")
 _DETERMINERS = frozenset(("the", "a", "an"))
-# Words that end a case's name to the right: "women and men was", "the CNN and the LSTM were".
+# Where a claim's clause ends: a case named past it is not the one its figure goes with.
 _CLAUSE_BREAK = re.compile(r"[;]|,\s*(?:whereas|while|but)\b", re.IGNORECASE)
 
 

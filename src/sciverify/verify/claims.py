@@ -262,7 +262,7 @@ def _has_finding(text: str) -> bool:
 
 # A verb that reports what a paper says, before its "that": "They observe that A, and that B".
 _REPORTED = re.compile(
-    r"\b(?:observ|not|find|found|report|show|argu|suggest|conclud|stat|claim|sa[iy]|propos|"
+    r"\b(?:observ|note|find|found|report|show|argu|suggest|conclud|stat|claim|sa[iy]|propos|"
     r"demonstrat|indicat|reveal|explain|believ|hypothesi[sz]|expect|emphasi[sz]|stress|add|"
     r"recommend|confirm|establish|assert|caution|warn|writ|wrote|point(?:s|ed)? out)"
     r"(?:e|es|ed|s|d|ing)?\s+that\b",
