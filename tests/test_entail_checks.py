@@ -2889,3 +2889,19 @@ def test_a_step_of_a_derivation_is_no_condition() -> None:
     assert check_conditions(claim, ev) == []
     assumed = ev.replace("we compare this to Eq. 1", "the noise is Gaussian")
     assert [f.effect for f in check_conditions(claim, assumed)] == ["partial"]
+
+
+def test_one_explanation_is_a_hedge_and_reporting_words_are_no_topic() -> None:
+    # CiteSee (CHI 2023), a real sentence.
+    ev = (
+        "One explanation is that the inline citation augmentation provided by CiteSee improved "
+        "the efficiency of discovering relevant prior work via inline citations."
+    )
+    claim = (
+        "The authors establish that the augmentation itself caused this gain by making "
+        "discovery through inline citations more efficient."
+    )
+    assert [f.evidence_text for f in check_hedging(claim, ev)] == ["One explanation"]
+    hedged = "One possible explanation is that the augmentation improved the efficiency."
+    said = "The augmentation possibly improved the efficiency of discovery."
+    assert check_hedging(said, hedged) == []

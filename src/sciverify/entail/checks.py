@@ -623,6 +623,11 @@ _PHRASE_CUES = {
     },
     **{(word, "that"): lx.HEDGE_LEVEL["may"] for word in ("possible", "plausible", "conceivable")},
     # "take these results as proof that ...": proof claimed; "a proof of Lemma 2" is none.
+    # "One explanation is that ...", "a possible explanation": one reading among others.
+    **{
+        (word, "explanation"): lx.HEDGE_LEVEL["may"]
+        for word in ("one", "possible", "plausible", "potential", "alternative")
+    },
     ("as", "proof"): lx.HEDGE_LEVEL["proves"],
     ("proof", "that"): lx.HEDGE_LEVEL["proves"],
 }
@@ -731,7 +736,7 @@ _OPINION = re.compile(
 def check_hedging(claim: str, evidence: str) -> list[Finding]:
     """The claim states more certainty than the evidence does (may -> proves). An aim ("To
     evaluate the association between early screening and mortality") hedges no finding."""
-    if not related(claim, evidence) or only_aims(evidence):
+    if not _related_beyond_framing(claim, evidence) or only_aims(evidence):
         return []
     c_level, c_span = _strength(claim, strongest=True)
     if c_level < lx.HEDGE_LEVELS[-1][0] and _OPINION.search(claim):
@@ -815,6 +820,19 @@ def _hedged_words_restated(claim: str, evidence: str, cue: tuple[int, int]) -> b
         ):
             return True
     return False
+
+
+def _related_beyond_framing(claim: str, evidence: str) -> bool:
+    """`related`, or so once the claim's reporting words ("the authors establish that") are
+    set aside: they frame the statement whose certainty is compared, they are not its topic."""
+    if related(claim, evidence):
+        return True
+    kept = [
+        w.text
+        for w in lx.words(claim)
+        if w.lower not in lx.FRAMING and w.lower not in lx.HEDGE_LEVEL
+    ]
+    return lx.overlap(" ".join(kept), evidence) >= lx.RELATED_OVERLAP
 
 
 # Words that state an association; as the evidence's cue they hedge a claim of effect only.
