@@ -2905,3 +2905,15 @@ def test_one_explanation_is_a_hedge_and_reporting_words_are_no_topic() -> None:
     hedged = "One possible explanation is that the augmentation improved the efficiency."
     said = "The augmentation possibly improved the efficiency of discovery."
     assert check_hedging(said, hedged) == []
+
+
+def test_a_frequency_written_in_any_case_is_one_unit() -> None:
+    # Natural Image Denoising with Convolutional Networks (NIPS 2008), a real sentence.
+    ev = (
+        "We also report wall-clock speed by denoising a 512 × 512 pixel image on a 2.16Ghz "
+        "Intel Core 2 processor."
+    )
+    found = check_numbers("Denoising ran on a 2.16 GHz processor.", ev)
+    assert [(f.claim_text, f.effect) for f in found] == [("2.16 GHz", "ok")]
+    changed = check_numbers("Denoising ran on a 3.16 GHz processor.", ev)
+    assert [f.effect for f in changed] in (["partial"], ["contradict"])

@@ -27,7 +27,7 @@ _UNITS = (
     r"[×xX](?![A-Za-z0-9])(?!\s*\d)|[KMGTP]i?B(?![A-Za-z])|"  # "1.25x", "2.3 × faster"; "4 GB"
     r"degrees?\s(?:C|Celsius)|mmHg|mmol/[lL]|µmol/[lL]|mg/kg|mg/d[lL]|g/d[lL]|ng/m[lL]|pg/m[lL]|"
     r"µg|μg|ug|mcg|ng|pg|mg|kg|g|m[lL]|µ[lL]|μ[lL]|nm|µm|μm|mm|cm|km|kDa|bp|kb|Gy|mM|µM|μM|nM|"
-    r"Hz|kHz|MHz|ms|hours?|hrs?|h|minutes?|mins|min|seconds?|secs|sec|s|days?|d|weeks?|wks?|wk|months?|mo|"
+    r"[kMGT]?H[zZ]|[kMGT]?hz|ms|hours?|hrs?|h|minutes?|mins|min|seconds?|secs|sec|s|days?|d|weeks?|wks?|wk|months?|mo|"
     r"years?|yrs?|y"
 )
 # What a unit is given per: "g/l", "ng/kg/min", "mg/m2", "mL/min/1.73 m2" up to the number.
@@ -91,6 +91,13 @@ _UNIT_CANON = {
     "μl": "µl",
     "μm": "µm",
     "μM": "µM",
+    # "2.16Ghz" as a PDF's text layer or an author writes it
+    "hz": "Hz",
+    "khz": "kHz",
+    "Mhz": "MHz",
+    "Ghz": "GHz",
+    "GHZ": "GHz",
+    "Thz": "THz",
 }
 # "81.1M papers", "12k images", "1.2B tokens": a multiplier glued to a count of things (a
 # plural noun or one of these). "0.5M sucrose" is a concentration.
