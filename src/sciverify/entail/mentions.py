@@ -190,7 +190,8 @@ def _identifier_present(
         for f in ev_forms
     ):
         return True
-    if said.isupper() and re.search(rf"\d(?:\.\d+)?{re.escape(said)}\b", evidence):
+    # A unit after a number, glued or not, in any case: "GHz" written "2.16Ghz", "GB" in "4GB".
+    if re.search(rf"\d\s?{re.escape(said)}(?![\w])", evidence, re.IGNORECASE):
         return True
     # A general acronym the evidence names in a specific form: RNA in "mRNAs", "mtRNA";
     # DNA in "cDNA". (Not the other way round: cAMP is not AMP.)
@@ -229,10 +230,6 @@ def check_entities(claim: str, evidence: str) -> list[Finding]:
             continue
         if kind == "identifier" and _identifier_present(said, key, evidence, ev_forms, shouting):
             continue
-        if kind == "identifier" and re.search(
-            rf"\d\s?{re.escape(said)}(?![\w])", evidence, re.IGNORECASE
-        ):
-            continue  # a unit after a number, in any case: "GHz" written "2.16Ghz"
         glued = _NUMBER_AFTER.match(claim, span[1])
         if kind == "identifier" and glued and key + glued[1] in ev_forms:
             continue  # "ACE 2005" written "ACE2005"

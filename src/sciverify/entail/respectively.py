@@ -244,6 +244,8 @@ def _case_in_claim(
 def respective_cases(sentence: str, values: list[Quantity]) -> list[set[str]] | None:
     """The case each of `values` is given to when they all stand in one "respectively" list of
     `sentence` (as the stem of the word naming it); None when they do not."""
+    if not _RESPECTIVELY.search(sentence):
+        return None  # the common case: no list to read, nothing to parse
     for listed in _lists(sentence, parse_quantities(sentence)):
         spans = [v.span for v in listed.values]
         if all(v.span in spans for v in values):

@@ -271,6 +271,12 @@ _REPORTED = re.compile(
 _MODALS = frozenset(lx.split_words("can could may might will would should must"))
 
 
+def _reported_before(sentence: str, at: int) -> bool:
+    """A reporting verb with its "that" stands before `at`: what follows may be a second thing
+    reported ("They observe that A, and that B")."""
+    return _REPORTED.search(sentence, 0, at) is not None
+
+
 def split_clauses(sentence: str) -> list[tuple[int, int]]:
     """Spans of the coordinated clauses of `sentence` that each carry their own finding."""
     free = set(_depth_zero(sentence))
@@ -297,7 +303,7 @@ def split_clauses(sentence: str) -> list[tuple[int, int]]:
         # first word ("the WMD of SF was ..."; not "penetrate the vessel wall"). After a
         # semicolon, any past-tense verb will do ("; the authors judged ...", "; 59% rated ...").
         # "They observe that A, and that B": a second thing reported, a claim of its own.
-        reported = part.startswith("that ") and _REPORTED.search(sentence, 0, s) is not None
+        reported = part.startswith("that ") and _reported_before(sentence, s)
         loose = s in after_semicolon or s in after_contrast or part.startswith("which ") or reported
         own_subject = (
             bool(ws)
@@ -396,7 +402,7 @@ def extract_claims(paragraph: Segment) -> ParagraphClaims:
         for cs, ce in split_clauses(sentence):
             part = sentence[cs:ce].strip(" ,;")
             offset = sentence.find(part, cs)
-            reported = cs > 0 and _REPORTED.search(sentence, 0, cs) is not None
+            reported = cs > 0 and _reported_before(sentence, cs)
             part_text = _as_claim(clean(part), reported=reported)
             if not part_text:
                 continue
