@@ -20,6 +20,8 @@ _UNMAPPED = "\ufffd"
 _DIGITS = re.compile(r"\d")
 _PAGE_NUMBER = re.compile(r"^(?:page\s*)?\d{1,4}(?:\s*(?:of|/)\s*\d{1,4})?$", re.IGNORECASE)
 _BAND = 0.13  # share of the page height at the top and bottom where running heads live
+_WORD_GAP = 0.1  # a gap narrower than this share of the font size is inside a word
+_SAME_BASELINE = 0.2  # points: pieces of one word share their baseline (an exponent does not)
 
 
 @dataclass(slots=True)
@@ -99,7 +101,8 @@ def read_page(
             text = _mended(text, bad)
             main = max(spans, key=lambda s: len(s["text"]))
             size = round(main["size"], 1)
-            if size < 3:
+            scaled = size < 3
+            if scaled:
                 size = 10.0  # a font scaled by its matrix reports a meaningless size
             n_bold = 0
             lead: list[str] = []
@@ -136,8 +139,18 @@ def read_page(
                 if previous.bold > 0.99 and lead:
                     previous.lead_bold = f"{previous.lead_bold} {''.join(lead)}".strip()
                 previous.bold = (previous.bold * before + n_bold) / (before + n)
-                previous.text = f"{previous.text} {text}"
-                previous.plain = f"{previous.plain} {plain_text}"
+                # Such fonts (bitmap fonts of old dvips PDFs) also come as one line per
+                # fragment of a word ("hea" "vy"): a fragment that starts where the last
+                # one ends belongs to the same word.
+                gap = (
+                    ""
+                    if scaled
+                    and abs(y0 - previous.y0) < _SAME_BASELINE
+                    and x0 - previous.x1 < _WORD_GAP * size
+                    else " "
+                )
+                previous.text = _joined(previous.text, gap, text)
+                previous.plain = _joined(previous.plain, gap, plain_text)
                 previous.x1 = max(previous.x1, x1)
                 previous.y0, previous.y1 = min(previous.y0, y0), max(previous.y1, y1)
                 continue
@@ -273,6 +286,12 @@ def _known_words() -> frozenset[str]:
     except (OSError, ValueError, KeyError):
         return frozenset()
     return frozenset(w for w in vocab if w.isalpha() and w.islower() and len(w) > 2)
+
+
+def _joined(before: str, gap: str, after: str) -> str:
+    """Two pieces of a line; pieces of one word are mended again as a whole."""
+    text = f"{before}{gap}{after}"
+    return text if gap else _mended(text, text.count(_UNMAPPED))
 
 
 def _mended(text: str, unmapped: int) -> str:

@@ -8,6 +8,7 @@ reading order (captions, tables and equations as their own blocks) and reference
 from __future__ import annotations
 
 import datetime
+import re
 import shutil
 from collections import Counter
 from pathlib import Path
@@ -33,7 +34,7 @@ from sciverify.ingest.pdf_structure import Structure, build_sections
 from sciverify.records import ParsedDocument, Section
 
 PARSER = "pymupdf"
-PARSER_REVISION = "sciverify-pymupdf/3"
+PARSER_REVISION = "sciverify-pymupdf/4"
 _MIN_CHARS_PER_PAGE = 30  # below this on average, a document has no usable text layer
 _OCR_HINT = "OCR with tesseract if installed (apt install tesseract-ocr), or use an OCRed copy"
 
@@ -63,6 +64,7 @@ def parse_pdf(path: Path, *, ocr: bool = True) -> ParsedDocument:
         warnings: list[str] = []
         if doc.is_repaired:
             warnings.append("damaged cross-reference table was repaired by MuPDF")
+        _map_type3_digits(doc)
         pages, has_text = _read_pages(doc, path, ocr=ocr, warnings=warnings)
         return _assemble(doc, pages, has_text, warnings, version=pymupdf.__version__)
     finally:
@@ -118,6 +120,91 @@ def _open(path: Path) -> Any:
         )
         raise ParseError(what, path=path, hint="the file is incomplete or damaged; fetch it again")
     return doc
+
+
+_DIFFERENCES = re.compile(r"/Differences\s*\[(.*?)\]", re.DOTALL)
+_ONE_BYTE_CODES = re.compile(r"begincodespacerange\s*<[0-9a-fA-F]{2}>")
+_BFCHAR = re.compile(r"^\s*<([0-9a-fA-F]{2})>\s*<[0-9a-fA-F]{4,}>\s*$", re.MULTILINE)
+_BFRANGE = re.compile(r"<([0-9a-fA-F]{2})>\s*<([0-9a-fA-F]{2})>\s*[<\[]")
+_DIFFERENCE_TOKEN = re.compile(r"\d+|/[^\s/\[\]]+")
+
+
+def _map_type3_digits(doc: Any) -> None:
+    """Give the digits of bitmap (Type 3) fonts their Unicode values, in memory only.
+
+    dvips and Ghostscript, the route of most pre-2000 arXiv PDFs, name a digit glyph by the
+    digit itself ("/1") and leave it out of the font's Unicode map, so MuPDF reads the name
+    as a character code and "12000" comes out as "\\x01\\x02000". The missing digits are
+    added to the font's map before any page is read; the file on disk is not touched.
+    """
+    for xref in _type3_fonts(doc):
+        found = _digit_map(doc, xref)
+        if found is None:
+            continue
+        cmap_xref, cmap, digits = found
+        mapped = {int(c, 16) for c in _BFCHAR.findall(cmap)}
+        ranges = [(int(lo, 16), int(hi, 16)) for lo, hi in _BFRANGE.findall(cmap)]
+        missing = {
+            c: n
+            for c, n in digits.items()
+            if c not in mapped and not any(lo <= c <= hi for lo, hi in ranges)
+        }
+        if not missing or not _ONE_BYTE_CODES.search(cmap) or "endcmap" not in cmap:
+            continue
+        entries = "\n".join(f"<{c:02x}> <{ord(n):04x}>" for c, n in sorted(missing.items()))
+        extra = f"{len(missing)} beginbfchar\n{entries}\nendbfchar\n"
+        doc.update_stream(
+            cmap_xref, cmap.replace("endcmap", extra + "endcmap", 1).encode("latin-1")
+        )
+
+
+def _type3_fonts(doc: Any) -> list[int]:
+    """The object numbers of the document's Type 3 fonts."""
+    fonts: set[int] = set()
+    for page in doc:
+        try:
+            fonts.update(f[0] for f in page.get_fonts() if f[2] == "Type3" and f[0] > 0)
+        except Exception:  # noqa: BLE001 - MuPDF raises its own types on broken objects
+            return []
+    return sorted(fonts)
+
+
+def _digit_map(doc: Any, xref: int) -> tuple[int, str, dict[int, str]] | None:
+    """A Type 3 font's Unicode map (object number, text) and its codes named as digits."""
+    try:
+        kind, value = doc.xref_get_key(xref, "ToUnicode")
+        if kind != "xref":
+            return None
+        digits = {
+            code: name
+            for code, name in _differences(doc, xref).items()
+            if len(name) == 1 and name.isdigit()
+        }
+        if not digits:
+            return None
+        cmap_xref = int(value.split()[0])
+        return cmap_xref, (doc.xref_stream(cmap_xref) or b"").decode("latin-1"), digits
+    except Exception:  # noqa: BLE001 - an odd font object: leave it as MuPDF reads it
+        return None
+
+
+def _differences(doc: Any, xref: int) -> dict[int, str]:
+    """Character code -> glyph name from a font's /Encoding /Differences array."""
+    kind, value = doc.xref_get_key(xref, "Encoding")
+    if kind == "xref":
+        value = doc.xref_object(int(value.split()[0]))
+    elif kind != "dict":
+        return {}
+    m = _DIFFERENCES.search(value)
+    out: dict[int, str] = {}
+    code = 0
+    for token in _DIFFERENCE_TOKEN.findall(m.group(1) if m else ""):
+        if token.startswith("/"):
+            out[code] = token[1:]
+            code += 1
+        else:
+            code = int(token)
+    return out
 
 
 def _one_line(exc: BaseException) -> str:
