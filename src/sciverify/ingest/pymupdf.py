@@ -127,6 +127,7 @@ _ONE_BYTE_CODES = re.compile(r"begincodespacerange\s*<[0-9a-fA-F]{2}>")
 _BFCHAR = re.compile(r"^\s*<([0-9a-fA-F]{2})>\s*<[0-9a-fA-F]{4,}>\s*$", re.MULTILINE)
 _BFRANGE = re.compile(r"<([0-9a-fA-F]{2})>\s*<([0-9a-fA-F]{2})>\s*[<\[]")
 _DIFFERENCE_TOKEN = re.compile(r"\d+|/[^\s/\[\]]+")
+_DIGIT_NAMES = frozenset("0123456789")
 
 
 def _map_type3_digits(doc: Any) -> None:
@@ -153,9 +154,12 @@ def _map_type3_digits(doc: Any) -> None:
             continue
         entries = "\n".join(f"<{c:02x}> <{ord(n):04x}>" for c, n in sorted(missing.items()))
         extra = f"{len(missing)} beginbfchar\n{entries}\nendbfchar\n"
-        doc.update_stream(
-            cmap_xref, cmap.replace("endcmap", extra + "endcmap", 1).encode("latin-1")
-        )
+        try:
+            doc.update_stream(
+                cmap_xref, cmap.replace("endcmap", extra + "endcmap", 1).encode("latin-1")
+            )
+        except Exception:  # noqa: BLE001 - the map stays as it was; the text is read anyway
+            return
 
 
 def _type3_fonts(doc: Any) -> list[int]:
@@ -176,9 +180,7 @@ def _digit_map(doc: Any, xref: int) -> tuple[int, str, dict[int, str]] | None:
         if kind != "xref":
             return None
         digits = {
-            code: name
-            for code, name in _differences(doc, xref).items()
-            if len(name) == 1 and name.isdigit()
+            code: name for code, name in _differences(doc, xref).items() if name in _DIGIT_NAMES
         }
         if not digits:
             return None
