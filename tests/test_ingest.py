@@ -64,6 +64,22 @@ def test_reingest_is_noop(sample_corpus: Path) -> None:
     assert counts(sample_corpus) == before
 
 
+def test_reingest_names_files_an_older_parser_read(tmp_path: Path) -> None:
+    pdf = min(SAMPLE.glob("*.pdf"))
+    corpus = tmp_path / "corpus"
+    args = ("ingest", str(pdf), "--corpus", str(corpus), "--no-index", "-f", "json")
+    assert run_cli(*args).exit_code == 0
+    again = run_cli(*args)
+    assert again.exit_code == 0 and "older PDF parser" not in again.stderr
+    with sv.open_store(corpus) as store:
+        store.execute("UPDATE versions SET parser_version = 'sciverify-pymupdf/3 + PyMuPDF 1.0'")
+    stale = run_cli(*args)
+    assert stale.exit_code == 0
+    assert json.loads(stale.stdout)[0]["skipped"] == 1
+    assert "1 unchanged file(s) were read by an older PDF parser" in stale.stderr
+    assert "ingest them into a new corpus" in stale.stderr
+
+
 def test_papers_and_show_json(sample_corpus: Path) -> None:
     result = run_cli("papers", "--corpus", str(sample_corpus), "-f", "json")
     assert result.exit_code == 0

@@ -176,7 +176,9 @@ def _read_stdin_paths() -> list[Path]:
 
 
 @command(help="Parse PDFs (and JSONL/BEIR paper records) into the corpus; then chunk and index. "
-              "Folders recurse; '-' reads paths from stdin. Unchanged files are skipped.")
+              "Folders recurse; '-' reads paths from stdin. Unchanged files are skipped and "
+              "keep their stored text (a warning counts those an older PDF parser read; "
+              "ingest into a new corpus to read them again).")
 def ingest(
     paths: Annotated[list[str], typer.Argument(help="PDF files, .jsonl(.gz) records, folders, or -.")],
     corpus: CorpusOpt = None,
@@ -203,6 +205,12 @@ def ingest(
         click.echo(f"error: {failure.path}: {failure.reason}"
                    + (f" (hint: {failure.hint})" if failure.hint else ""), err=True)
     _emit(report.rows(), fmt, None, title="ingest")
+    if report.outdated:
+        from sciverify.ingest.pymupdf import PARSER_REVISION
+
+        click.echo(f"warning: {report.outdated} unchanged file(s) were read by an older PDF "
+                   f"parser and keep that text; ingest them into a new corpus to read them "
+                   f"with {PARSER_REVISION}", err=True)
     if report.failed:
         click.echo(f"{report.failed} file(s) failed; see above (also stored in ingest_errors)",
                    err=True)

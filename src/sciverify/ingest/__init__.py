@@ -47,6 +47,9 @@ class IngestReport:
     blocks: int = 0
     references: int = 0
     skipped: int = 0
+    # Skipped files whose stored text an older revision of the PDF parser read; a parser fix
+    # reaches them only when they are ingested into a new corpus.
+    outdated: int = 0
     failures: list[IngestFailure] = field(default_factory=list)
     seconds: float = 0.0
     paper_ids: list[str] = field(default_factory=list)
@@ -294,6 +297,17 @@ def _known_hashes(store: Store) -> set[str]:
     return {row[0] for row in store.execute("SELECT sha256 FROM versions").fetchall()}
 
 
+def _outdated_hashes(store: Store) -> set[str]:
+    """The files whose stored text an older revision of the PyMuPDF parser read."""
+    from sciverify.ingest.pymupdf import PARSER, PARSER_REVISION
+
+    rows = store.execute(
+        "SELECT sha256 FROM versions WHERE parser = ? AND parser_version NOT LIKE ?",
+        [PARSER, f"{PARSER_REVISION} %"],
+    ).fetchall()
+    return {row[0] for row in rows}
+
+
 # -- the stage -------------------------------------------------------------------------------
 
 
@@ -329,6 +343,7 @@ def ingest(
     report = IngestReport()
     files = list(expand_paths(paths))
     known = _known_hashes(store)
+    outdated = _outdated_hashes(store) if parser == "pymupdf" else set()
     progress.start(len(files), "ingest")
     pdfs: list[_Source] = []
     try:
@@ -355,6 +370,7 @@ def ingest(
                 continue
             if sha in known:
                 report.skipped += 1
+                report.outdated += int(sha in outdated)
                 progress.advance()
                 continue
             known.add(sha)
