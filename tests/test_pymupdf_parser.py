@@ -11,6 +11,7 @@ import pymupdf
 import pytest
 
 from sciverify.errors import ParseError
+from sciverify.ingest import pdf_meta
 from sciverify.ingest.pymupdf import parse_pdf
 from sciverify.records import Block, BlockKind, ParsedDocument, SectionKind, VersionKind
 
@@ -239,6 +240,18 @@ def test_provisional_pdf_is_the_accepted_version(
     assert doc.version_kind == VersionKind.accepted
     assert doc.doi == "10.1186/1745-6215-15-486"
     assert doc.abstract is not None and doc.abstract.startswith("Background: Inhaled nitric oxide")
+
+
+def test_authors_with_a_generation_suffix_beside_an_open_review_box(
+    parsed: Callable[[str], ParsedDocument],
+) -> None:
+    # F1000Research: the authors' line has "Driggers III"; the page also has a box of
+    # "Invited Referees" and their names.
+    doc = parsed("norma__f1000research_3_190_sharks.pdf")
+    assert doc.authors == ("Bryan S. Frazier", "William B. Driggers III", "Glenn F. Ulrich")
+    assert pdf_meta.parse_names("Invited Referees") == []
+    assert pdf_meta.parse_names("Continuous Electron Beam Accelerator Facility") == []
+    assert pdf_meta.parse_names("Alastair Harry") == ["Alastair Harry"]
 
 
 def test_margin_line_numbers_are_removed(shared_corpora: Path, tmp_path: Path) -> None:

@@ -28,10 +28,12 @@ _AFFILIATION = re.compile(
     r"|foundation|academy|council|ministry|national|technolog|company|sciences?\b|engineering"
     r"|@|https?:|www\.|\bemail\b|e-mail|abstract|received|accepted|published|keywords|correspond"
     r"|authors? contributed|\bdated\b|street|avenue|\broad\b|\bbox\b|group\b|studies|society"
-    r"|\bpaper\b|\barticle\b|\breview\b|\bletter\b|\breport\b|original|\baccess\b|editorial",
+    r"|\bpaper\b|\barticle\b|\breview\b|\bletter\b|\breport\b|original|\baccess\b|editorial"
+    r"|facilit|referee|reviewer|\beditors?\b|\binvited\b",  # "Invited Referees" of open review
     re.IGNORECASE,
 )
 _MARKERS = re.compile(r"[\d*∗†‡§¶#$+♠♢♡☯⋄□■●◆▲αβγδτωηλ✉�,]+$")
+_GENERATIONS = frozenset(("III", "IV"))  # "William B. Driggers III"
 _PARTICLES = re.compile(r"van|von|de|der|den|da|di|du|la|le|del|dos|y|bin")
 _NAME_TOKEN = re.compile(r"^(?:[A-Z][a-zA-Z'\u2019\u00C0-\u024F\-]*\.?|[A-Z]\.(?:-?[A-Z]\.)*)$")
 _YEAR = re.compile(r"(?<!\d)((?:19|20)\d{2})(?!\d)")
@@ -165,15 +167,16 @@ def parse_names(text: str, separators: str = r"\s*(?:,|;|\band\b|&|·|\s{3,})\s*
             continue
         # "ANDREW CHARLES", "Ross G. DOUGLAS": capitals become title case
         tokens = [
-            t.title()
-            if len(t) > 2 and t.isupper() and t.isalpha() and t not in ("III", "IV")
-            else t
+            t.title() if len(t) > 2 and t.isupper() and t.isalpha() and t not in _GENERATIONS else t
             for t in tokens
         ]
         good = all(_NAME_TOKEN.match(t) or _PARTICLES.fullmatch(t.lower()) for t in tokens)
         if not good or not any(len(t.strip(".")) > 1 for t in tokens):
             return []
-        if any(len(t) > 2 and t.isupper() and not t.endswith(".") for t in tokens):
+        if any(
+            len(t) > 2 and t.isupper() and not t.endswith(".") and t not in _GENERATIONS
+            for t in tokens
+        ):
             return []
         out.append(" ".join(tokens))
     return out
