@@ -297,10 +297,13 @@ def _known_hashes(store: Store) -> set[str]:
     return {row[0] for row in store.execute("SELECT sha256 FROM versions").fetchall()}
 
 
-def _outdated_hashes(store: Store) -> set[str]:
-    """The files whose stored text an older revision of the PyMuPDF parser read."""
+def _outdated_hashes(store: Store, parser: str) -> set[str]:
+    """The files whose stored text an older revision of `parser` read (PyMuPDF's revisions
+    are ours; a GROBID server's are not)."""
     from sciverify.ingest.pymupdf import PARSER, PARSER_REVISION
 
+    if parser != PARSER:
+        return set()
     rows = store.execute(
         "SELECT sha256 FROM versions WHERE parser = ? AND parser_version NOT LIKE ?",
         [PARSER, f"{PARSER_REVISION} %"],
@@ -343,7 +346,7 @@ def ingest(
     report = IngestReport()
     files = list(expand_paths(paths))
     known = _known_hashes(store)
-    outdated = _outdated_hashes(store) if parser == "pymupdf" else set()
+    outdated = _outdated_hashes(store, parser)
     progress.start(len(files), "ingest")
     pdfs: list[_Source] = []
     try:
