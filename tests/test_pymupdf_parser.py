@@ -254,6 +254,22 @@ def test_authors_with_a_generation_suffix_beside_an_open_review_box(
     assert pdf_meta.parse_names("Alastair Harry") == ["Alastair Harry"]
 
 
+def test_the_years_of_cited_works_do_not_date_the_paper(
+    parsed: Callable[[str], ParsedDocument],
+) -> None:
+    # The first pages cite "(Wu and Weld, 2010)", "Banko et al., 2007" and the like; the
+    # paper's own year is the EMNLP 2011 file's creation date, and PaperMage's is in its
+    # own front matter (2023), not the most cited one.
+    assert parsed("sp__fader11.pdf").year == 2011
+    assert parsed("pm__papermage.pdf").year == 2023
+    front = ["We build on (Wu and Weld, 2010), Banko et al. 2007 and Etzioni et al., 2008."]
+    assert pdf_meta.find_year(front, None, "D:20110819092901", 2026) == 2011
+    # A venue, a place or a month before a year is no citation.
+    assert pdf_meta.find_year(["In Proceedings of OSDI 2006, Seattle"], None, None, 2026) == 2006
+    assert pdf_meta.find_year(["OSDI, Seattle, WA, 2006"], None, None, 2026) == 2006
+    assert pdf_meta.find_year(["Received March, 2014"], None, "D:2015", 2026) == 2014
+
+
 def test_margin_line_numbers_are_removed(shared_corpora: Path, tmp_path: Path) -> None:
     original = shared_corpora / "pdfs" / LNCS
     numbered = tmp_path / "numbered.pdf"

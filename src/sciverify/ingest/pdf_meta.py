@@ -320,13 +320,29 @@ def find_year(
         return max(dated)
     counts: dict[int, int] = {}
     for text in front:
-        for y in _YEAR.findall(text):
-            if ok(int(y)):
-                counts[int(y)] = counts.get(int(y), 0) + 1
+        for m in _YEAR.finditer(text):
+            y = int(m.group(1))
+            if ok(y) and not _cited_year(text[max(0, m.start() - 40) : m.start()]):
+                counts[y] = counts.get(y, 0) + 1
     if counts:
         return max(counts, key=lambda y: (counts[y], y))
     m = re.match(r"D:((?:19|20)\d{2})", creation or "")
     return int(m.group(1)) if m and ok(int(m.group(1))) else None
+
+
+_ET_AL = re.compile(r"\bet al\.?,?\s*$")
+_NAME_COMMA = re.compile(
+    r"\b[A-Z][A-Za-z\u00C0-\u024F'\-]+(?: (?:and|&) [A-Z][A-Za-z\u00C0-\u024F'\-]+)?,\s*$"
+)
+
+
+def _cited_year(before: str) -> bool:
+    """Whether the year after `before` is that of a cited work: "Banko et al. 2007",
+    "(Wu and Weld, 2010)", "[Brin, 1998]"; not "Seattle, WA, 2006" or "March, 2014"."""
+    if _ET_AL.search(before):
+        return True
+    opened = max(before.rfind("("), before.rfind("["), before.rfind(";"))
+    return opened > max(before.rfind(")"), before.rfind("]")) and bool(_NAME_COMMA.search(before))
 
 
 _VENUE_PATTERNS = (
