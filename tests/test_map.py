@@ -22,8 +22,8 @@ from sciverify.records import Card, EvidenceRef, ParagraphResult, VerifyResult
 
 PDFS = ("pf2__banko2007_open_ie.pdf", "sp__fader11.pdf",
         "grobid__wang2008_clef_answer_validation.pdf")
-BANKO = "banko2005-open-information-3085ab17"  # "Open Information Extraction from the Web"
-FADER = "fader2010-identifying-relations-9a7eb3c3"  # cites Banko et al.
+BANKO = "banko2006-open-information-b1a794af"  # "Open Information Extraction from the Web"
+FADER = "fader2011-identifying-relations-f7df8254"  # cites Banko et al.
 WANG = "wang2008-information-synthesis-7d9bcb1e"
 HOSTILE = ('<script>window.__pwned = 1</script><img src=x onerror="window.__pwned = 2">'
            ' </script><!-- & "quoted"')
