@@ -268,6 +268,7 @@ def test_the_years_of_cited_works_do_not_date_the_paper(
     assert pdf_meta.find_year(["In Proceedings of OSDI 2006, Seattle"], None, None, 2026) == 2006
     assert pdf_meta.find_year(["OSDI, Seattle, WA, 2006"], None, None, 2026) == 2006
     assert pdf_meta.find_year(["Received March, 2014"], None, "D:2015", 2026) == 2014
+    assert pdf_meta.find_year(["(Received March, 2014)"], None, "D:2015", 2026) == 2014
 
 
 def test_margin_line_numbers_are_removed(shared_corpora: Path, tmp_path: Path) -> None:

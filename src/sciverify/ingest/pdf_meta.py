@@ -332,7 +332,9 @@ def find_year(
 
 _ET_AL = re.compile(r"\bet al\.?,?\s*$")
 _NAME_COMMA = re.compile(
-    r"\b[A-Z][A-Za-z\u00C0-\u024F'\-]+(?: (?:and|&) [A-Z][A-Za-z\u00C0-\u024F'\-]+)?,\s*$"
+    r"\b(?!(?:January|February|March|April|May|June|July|August|September|October|November"
+    r"|December|Spring|Summer|Autumn|Fall|Winter)\b)"
+    r"[A-Z][A-Za-z\u00C0-\u024F'\-]+(?: (?:and|&) [A-Z][A-Za-z\u00C0-\u024F'\-]+)?,\s*$"
 )
 
 
