@@ -12,6 +12,7 @@ import pytest
 
 from sciverify.errors import ParseError
 from sciverify.ingest import pdf_meta
+from sciverify.ingest.pdf_page import repair_ligatures
 from sciverify.ingest.pymupdf import parse_pdf
 from sciverify.records import Block, BlockKind, ParsedDocument, SectionKind, VersionKind
 
@@ -429,6 +430,10 @@ def test_ligatures_a_font_cannot_map_are_put_back(
     words = set(re.findall(r"[\w\ufffd]+", text))
     assert {"effect", "first", "infinite", "satisfies", "find", "defined"} <= words
     assert not words & {"e\ufffdect", "\ufffdrst", "in\ufffdnite", "satis\ufffdes", "\ufffdnd"}
+    # A word known by its other form ("confined") or as two known words ("hyper" + "fine").
+    assert {"confining", "hyperfine"} <= words
+    # A lost glyph before a word may be a symbol: "\ufffdrepresents" is not "firepresents".
+    assert repair_ligatures("where \ufffdrepresents the sum") == "where \ufffdrepresents the sum"
     # The same loss in a calcium paper is the charge of the ion, not a ligature.
     glia = " ".join(b.text for b in blocks(parsed("pf2__charles1998_glia_calcium_waves.pdf")))
     assert "Ca2+ waves" in glia and "[Ca2+]i" in glia

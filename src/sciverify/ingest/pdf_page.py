@@ -247,26 +247,43 @@ def repair_ligatures(text: str) -> str:
         # A word the line breaks with a hyphen ("e\ufffdectiv-") is the start of a known word.
         broken = text[m.end() : m.end() + 1] == "-" and not text[m.end() + 1 :].strip()
         parts = word.split(_UNMAPPED)
-        for combo in itertools.product(_LIGATURES, repeat=gaps):
-            candidate = parts[0] + "".join(a + b for a, b in zip(combo, parts[1:], strict=True))
+        candidates = [
+            parts[0] + "".join(a + b for a, b in zip(combo, parts[1:], strict=True))
+            for combo in itertools.product(_LIGATURES, repeat=gaps)
+        ]
+        for candidate in candidates:
             if _is_known(candidate.lower(), known) or (
                 broken and candidate.lower() in _known_starts()
             ):
                 return candidate
+        # A compound ("hyper\ufffdne": "hyperfine") only where the lost glyph is inside the
+        # word: one at its start may be a symbol glued to it ("\ufffdrepresents").
+        if parts[0]:
+            for candidate in candidates:
+                if _is_compound(candidate.lower(), known):
+                    return candidate
         return word
 
     return _LIGATURE_WORD.sub(fix, text)
 
 
 def _is_known(word: str, known: frozenset[str]) -> bool:
-    """The word or its stem is in `known` ("defining": "define", "satisfies": "satisfy")."""
+    """The word or its stem is in `known` ("defining": "define", "satisfies": "satisfy",
+    "confining": "confined")."""
     if word in known:
         return True
     return any(
         word.endswith(e) and (word[: -len(e)] + tail) in known
         for e in _ENDINGS
         if len(word) >= len(e) + _MIN_WORD
-        for tail in ("", "e", "y")
+        for tail in ("", "e", "y", "ed")
+    )
+
+
+def _is_compound(word: str, known: frozenset[str]) -> bool:
+    """Whether the word joins two known words of four letters or more ("hyperfine")."""
+    return any(
+        word[:i] in known and word[i:] in known for i in range(_MIN_WORD, len(word) - _MIN_WORD + 1)
     )
 
 
