@@ -293,22 +293,19 @@ def _record_failure(store: Store, report: IngestReport, failure: IngestFailure,
         )
 
 
-def _known_hashes(store: Store) -> set[str]:
-    return {row[0] for row in store.execute("SELECT sha256 FROM versions").fetchall()}
-
-
-def _outdated_hashes(store: Store, parser: str) -> set[str]:
-    """The files whose stored text an older revision of `parser` read (PyMuPDF's revisions
-    are ours; a GROBID server's are not)."""
+def _stored_hashes(store: Store, parser: str) -> tuple[set[str], set[str]]:
+    """The files the store has (by SHA-256), and those of them whose text an older revision
+    of `parser` read (PyMuPDF's revisions are ours; a GROBID server's are not)."""
     from sciverify.ingest.pymupdf import PARSER, PARSER_REVISION
 
-    if parser != PARSER:
-        return set()
-    rows = store.execute(
-        "SELECT sha256 FROM versions WHERE parser = ? AND parser_version NOT LIKE ?",
-        [PARSER, f"{PARSER_REVISION} %"],
-    ).fetchall()
-    return {row[0] for row in rows}
+    rows = store.execute("SELECT sha256, parser, parser_version FROM versions").fetchall()
+    current = f"{PARSER_REVISION} "
+    outdated = {
+        sha
+        for sha, by, version in rows
+        if parser == PARSER and by == PARSER and not version.startswith(current)
+    }
+    return {row[0] for row in rows}, outdated
 
 
 # -- the stage -------------------------------------------------------------------------------
@@ -345,8 +342,7 @@ def ingest(
     started = time.perf_counter()
     report = IngestReport()
     files = list(expand_paths(paths))
-    known = _known_hashes(store)
-    outdated = _outdated_hashes(store, parser)
+    known, outdated = _stored_hashes(store, parser)
     progress.start(len(files), "ingest")
     pdfs: list[_Source] = []
     try:
