@@ -63,6 +63,8 @@ PRISON = (13900610, 8)  # "Self-harm rates were more than ten times higher in fe
 PPM1D = (5956380, 5)  # "... attenuated p53 activation in vitro."
 HPYLORI = (2052720, 7)  # "H pylori infection may be an important cause of gastric cancer; ..."
 CIN = (9764256, 13)  # "... more cases of CIN grade 2 or worse ... intervention group than ..."
+ART_TB = (4883040, 10)  # "... a reduction in the incidence of tuberculosis across all ..."
+CDCA_BAT = (1568684, 3)  # "... with CDCA for 2 days resulted in increased BAT activity."
 NEVIRAPINE = (15319019, 13)  # "N348I also decreased susceptibility to nevirapine (7.4fold) ..."
 
 
@@ -2917,3 +2919,31 @@ def test_a_frequency_written_in_any_case_is_one_unit() -> None:
     assert [(f.claim_text, f.effect) for f in found] == [("2.16 GHz", "ok")]
     changed = check_numbers("Denoising ran on a 3.16 GHz processor.", ev)
     assert [f.effect for f in changed] in (["partial"], ["contradict"])
+
+
+def test_a_reversed_direction_read_through_measure_words_and_acronyms(
+    scifact_docs: dict[int, list[str]], shared_corpora: Path
+) -> None:
+    # "rates of X" and "the incidence of X" measure the same X; a noun's target lies further on.
+    art = scifact_docs[ART_TB[0]][ART_TB[1]]
+    assert "a reduction in the incidence of tuberculosis" in art
+    raised = (
+        "Antiretroviral therapy increases rates of tuberculosis across a broad range of CD4 strata."
+    )
+    assert [f.effect for f in check_comparatives(raised, art)] == ["contradict"]
+    assert check_comparatives(raised.replace("increases", "reduces"), art) == []
+    # The paper abbreviates what the claim spells out: BAT, brown adipose tissue.
+    cdca = scifact_docs[CDCA_BAT[0]][CDCA_BAT[1]]
+    assert "increased BAT activity" in cdca
+    lowered = "Chenodeoxycholic acid treatment decreases brown adipose tissue activity."
+    assert [f.effect for f in check_comparatives(lowered, cdca)] == ["contradict"]
+    assert check_comparatives(lowered.replace("decreases", "increases"), cdca) == []
+    # Said of something absent, the opposite direction agrees: a deficiency of vitamin D that
+    # raises a risk is vitamin D that lowers it (the evidence of HealthVer dev row 3354).
+    with (shared_corpora / "healthver" / "healthver_dev.csv").open(encoding="utf-8") as fh:
+        row = next(r for r in csv.DictReader(fh) if r["id"] == "3354")
+    claim = "Vitamin D deficiency contributes to an increased risk of COVID-19."
+    assert "reduce the severity of COVID-19" in row["evidence"]
+    assert [f for f in check_comparatives(claim, row["evidence"]) if f.effect == "contradict"] == []
+    present = "Vitamin D contributes to an increased risk of COVID-19."
+    assert [f.effect for f in check_comparatives(present, row["evidence"])] == ["contradict"]

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from sciverify.chunk import split_sentences
 from sciverify.entail import lexicon as lx
@@ -876,6 +876,7 @@ class _Cue:
     nominal: bool = False  # "a drop in X", "an increase of X": what changes comes after
     evaluative: bool = False  # "better", "improved": says which way is good, not which is more
     subject: set[str] = field(default_factory=set)  # the clause before it ("adding rings")
+    removed: bool = False  # its clause speaks of something removed ("vitamin D deficiency")
 
     def towards(self, other: _Cue) -> int | None:
         """This cue's direction read against `other`: as it stands when both say how much or
@@ -907,7 +908,12 @@ def _directions(text: str) -> list[_Cue]:
             i + 2 < len(ws) and ws[i + 1].lower == "than" and i + 2 in quantifier
         ):
             continue
+        nominal = i + 1 < len(ws) and ws[i + 1].lower in ("in", "of")
         after = lx.run(text, ws, i, +1, limit=4)
+        if nominal and _side(after) <= _MEASURES:
+            # "a reduction in the incidence of tuberculosis": past a measure word lies what
+            # it measures.
+            after = lx.run(text, ws, i, +1, limit=_NOMINAL_REACH)
         before = _side(lx.run(text, ws, i, -1, limit=3))
         target = _side(after)
         if i + 1 < len(ws) and ws[i + 1].lower in _OBJECT_PRONOUNS and out:
@@ -928,18 +934,36 @@ def _directions(text: str) -> list[_Cue]:
         elif compared := _COMPARED_FIRST.search(_sentence_before(text, w.start)):
             # "A, rather than B, were more likely"
             left, right = _side(lx.words(compared["a"])), _side(lx.words(compared["b"]))
-        nominal = i + 1 < len(ws) and ws[i + 1].lower in ("in", "of")
         evaluative = w.lower in _EVALUATIVE_WORDS
         back = lx.run(text, ws, i, -1, limit=_SUBJECT_WORDS)
         opener = next((k for k, x in enumerate(back) if x.lower in _CLAUSE_OPENERS), len(back))
         subject = _side(back[:opener])  # "indicate that [adding rings] increases"
+        removed = any(_ABSENT.fullmatch(x.lower) for x in back[:opener])
         out.append(
-            _Cue(d, (w.start, w.end), before, target, left, right, nominal, evaluative, subject)
+            _Cue(
+                d,
+                (w.start, w.end),
+                before,
+                target,
+                left,
+                right,
+                nominal,
+                evaluative,
+                subject,
+                removed,
+            )
         )
     return out
 
 
 _OBJECT_PRONOUNS = frozenset(["it", "them"])
+# Words that make what follows absent: "vitamin D deficiency", "Sirt1 knockout mice", "loss
+# of", "mice lacking". (Not verbs such as "inhibits", which say what the subject does.)
+_ABSENT = re.compile(
+    r"deficien(?:cy|cies|t)|knock-?(?:out|down)s?|deplet(?:ion|ed)|delet(?:ion|ed)|"
+    r"ablat(?:ion|ed)|loss|lack|lacking|absence|absent|null|silenc(?:ing|ed)|mutants?"
+)
+_NOMINAL_REACH = 6  # words read after "a drop in the rate of ..." to find what it measures
 _SUBJECT_WORDS = 12  # words of a cue's clause read before it
 _CLAUSE_OPENERS = frozenset(["that", "which", "who", "whether"])
 
@@ -973,7 +997,9 @@ def _against(cue: _Cue, e: _Cue) -> bool:
     """The evidence cue `e` says the other way about what the claim cue `cue` acts on (or
     compares the same two sides the other way round)."""
     mine, theirs = cue.towards(e), e.towards(cue)
-    if mine is None or theirs is None:
+    if mine is None or theirs is None or cue.removed != e.removed:
+        # "vitamin D deficiency increases the risk" and "vitamin D reduces it" agree: a
+        # direction said of something removed is the opposite one said of it present.
         return False
     return _same_target(cue, e) and (theirs != mine) != _swapped(cue, e)
 
@@ -1068,8 +1094,10 @@ def _same_target(a: _Cue, b: _Cue) -> bool:
         if len(shared) >= 2:
             return True
         # One shared word counts when it is all one side has ("slows atherosclerosis" /
-        # "accelerates atherosclerosis in mice") and says more than "risk" or "level".
-        whole = shared == mine or _shared(theirs, mine) == theirs
+        # "accelerates atherosclerosis in mice") and says more than "risk" or "level"; a
+        # measure word beside it does not count ("increases rates of tuberculosis" / "a
+        # reduction in the incidence of tuberculosis").
+        whole = shared >= mine - _MEASURES or _shared(theirs, mine) >= theirs - _MEASURES
         if shared and whole and not shared <= _GENERIC_TARGETS:
             return True
     return False
@@ -1101,13 +1129,25 @@ def _quality_base(stem: str) -> str:
     return stem
 
 
+# Words too general to tell two targets apart, by stem.
 _GENERIC_TARGETS = frozenset(
-    frozenset(
-        lx.split_words(
-            """
-        risk level rate expression activity number amount effect time case significant score
+    lx.stem(w)
+    for w in lx.split_words(
         """
-        )
+        risk level rate expression activity number amount effect time case significant score
+        incidence prevalence frequency odds likelihood probability
+        """
+    )
+)
+
+# Measure words, by stem: what a target is tells it apart, not whether its rate, level or
+# incidence is named. (Not time: a shorter time is a faster process, the other direction.)
+_MEASURES = frozenset(
+    lx.stem(w)
+    for w in lx.split_words(
+        """
+        risk level rate amount number incidence prevalence frequency odds likelihood probability
+        """
     )
 )
 
@@ -1122,14 +1162,60 @@ def _swapped(a: _Cue, b: _Cue) -> bool:
     return bool((a_left - a.right) & (b.right - b_left) and (a.right - a_left) & (b_left - b.right))
 
 
+_ACRONYM = re.compile(r"[A-Z]{2,6}s?")
+_LINKING = frozenset(["of", "and", "the", "in", "for", "to"])
+
+
+def _spelled_out_in(text: str, other: str) -> dict[str, set[str]]:
+    """Acronyms of `text` that `other` spells out, each with the stems of its words ("BAT":
+    "brown adipose tissue"), the way a paper abbreviates what a summary writes in full."""
+    ws = [w for w in lx.words(other) if w.lower not in _LINKING]
+    out: dict[str, set[str]] = {}
+    for w in lx.words(text):
+        if not _ACRONYM.fullmatch(w.text):
+            continue
+        letters = w.text.rstrip("s").lower()
+        n = len(letters)
+        for i in range(len(ws) - n + 1):
+            run = ws[i : i + n]
+            if "".join(x.lower[0] for x in run) == letters and all(x.text.isalpha() for x in run):
+                out[w.stem] = {x.stem for x in run}
+                break
+    return out
+
+
+def _with_acronyms(cues: list[_Cue], spelled: dict[str, set[str]]) -> list[_Cue]:
+    """Cues whose word sets also hold the stems each acronym in them stands for."""
+    if not spelled:
+        return cues
+
+    def grow(side: set[str]) -> set[str]:
+        return side.union(*(spelled[a] for a in side & spelled.keys()))
+
+    return [
+        replace(
+            c,
+            before=grow(c.before),
+            after=grow(c.after),
+            left=grow(c.left),
+            right=grow(c.right),
+            subject=grow(c.subject),
+        )
+        for c in cues
+    ]
+
+
 def check_comparatives(claim: str, evidence: str) -> list[Finding]:
     """The direction of a change or comparison reversed between claim and evidence."""
-    if lx.overlap(claim, evidence) < lx.RELATED_OVERLAP:
+    spelled = _spelled_out_in(evidence, claim) | _spelled_out_in(claim, evidence)
+    # What the evidence abbreviates counts as said in it ("BAT" for "brown adipose tissue").
+    said = " ".join([evidence, *(" ".join(stems) for stems in spelled.values())])
+    if lx.overlap(claim, said) < lx.RELATED_OVERLAP:
         return []
-    ev = _directions(evidence)
+    ev = _with_acronyms(_directions(evidence), spelled)
     out: list[Finding] = []
     rows: dict[str, tuple[list[float], tuple[int, int]]] | None = None  # read when needed
-    for cue in _directions(claim):
+    for cue in _with_acronyms(_directions(claim), spelled):
         agreeing = [
             e
             for e in ev
