@@ -2947,3 +2947,15 @@ def test_a_reversed_direction_read_through_measure_words_and_acronyms(
     assert [f for f in check_comparatives(claim, row["evidence"]) if f.effect == "contradict"] == []
     present = "Vitamin D contributes to an increased risk of COVID-19."
     assert [f.effect for f in check_comparatives(present, row["evidence"])] == ["contradict"]
+
+
+def test_a_claim_in_capitals_has_no_acronyms() -> None:
+    from sciverify.entail.checks import _spelled_out_in
+
+    other = "Mortality among young people was low."
+    # HealthVer writes some claims in capitals: "MAY" there is a word, not "mortality among
+    # young"; a word in capitals inside ordinary text is read as an acronym.
+    assert _spelled_out_in("VITAMIN D LEVELS MAY IMPACT COVID-19 MORTALITY RATES", other) == {}
+    assert _spelled_out_in("Vitamin D levels in MAY cohorts", other) == {
+        "may": {"mortality", "among", "young"}
+    }
