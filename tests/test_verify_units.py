@@ -1169,6 +1169,30 @@ def test_a_flattened_table_offers_the_cells_around_a_figure() -> None:
     assert _row_around(prose, figures) is None
 
 
+def test_a_flattened_table_offers_the_cells_from_the_first_figure_to_the_last_nearby() -> None:
+    from sciverify.verify.evidence import _row_around
+
+    # Information Synthesis for Answer Validation (CLEF 2008), p. 4: Table 1 as one "sentence".
+    table = (
+        "Results of our submissions compared with last year’s Submission Estimated QA QA Recall "
+        "Precision F-measure Runs Performance Accuracy 100% VALIDATED (EN) 1 0.08 0.14 N/A N/A "
+        "50%VALIDATED (EN) 0.5 0.08 0.13 N/A N/A Perfect Selection (EN) N/A N/A N/A 0.56 0.34 "
+        "Best QA System (EN) N/A N/A N/A 0.21 0.21 dfki07-run1 (EN) 0.62 0.37 0.46 N/A 0.16 "
+        "dfki07-run2 (EN) 0.71 0.44 0.55 N/A 0.21 dfki08run1 (EN) 0.78 0.54 0.64 0.34 0.24 "
+        "100% VALIDATED(DE) 1 0.12 0.21 N/A N/A 50% VALIDATED (DE) 0.5 0.12 0.19 N/A N/A "
+        "Perfect Selection (DE) N/A N/A N/A 0.77 0.52 Best QA System (DE) N/A N/A N/A 0.38 0.38 "
+        "dfki08run1 (DE) 0.71 0.54 0.61 0.52 0.43"
+    )
+    # "0.24 against 0.21 for English and 0.43 against 0.38 for German": the English row's
+    # accuracy and the German rows, 39 tokens apart, come in one window.
+    rows = _row_around(table, {"0.24", "0.43", "0.38"})
+    assert rows is not None
+    assert rows.startswith("N/A 0.21 dfki08run1 (EN)") and rows.endswith("0.61 0.52 0.43")
+    # A figure further on than `_ROWS_TOKENS` stays out: the window is of one part of a table.
+    far = _row_around(table, {"0.56", "0.43"})
+    assert far is not None and "0.56" in far and "0.43" not in far
+
+
 def test_a_table_row_is_not_offered_as_a_wording() -> None:
     from sciverify.verify.evidence import tabular
 

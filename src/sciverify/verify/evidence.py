@@ -455,19 +455,23 @@ def figure_sentences(
 
 
 _ROW_TOKENS = 8  # tokens kept on each side of a figure found in a flattened table
+_ROWS_TOKENS = 40  # the most tokens between the first and the last figure of one window
 
 
 def _row_around(text: str, figures: set[str]) -> str | None:
     """The tokens of a flattened table (a third of its tokens or more are numbers) around the
-    first of `figures` it gives; None for prose."""
+    first of `figures` it gives, and on to the last of them that lies within `_ROWS_TOKENS`
+    ("0.24 against 0.21 for English and 0.43 against 0.38 for German": two rows of one
+    table); None for prose."""
     tokens = text.split()
     numeric = _numeric_tokens(tokens)
     if numeric < 3 * _ROW_TOKENS / 2 or numeric < len(tokens) / 3:
         return None
-    for i, token in enumerate(tokens):
-        if figures & precise_figures(token):
-            return " ".join(tokens[max(0, i - _ROW_TOKENS) : i + _ROW_TOKENS + 1])
-    return None
+    at = [i for i, token in enumerate(tokens) if figures & precise_figures(token)]
+    if not at:
+        return None
+    last = max(i for i in at if i - at[0] <= _ROWS_TOKENS)
+    return " ".join(tokens[max(0, at[0] - _ROW_TOKENS) : last + _ROW_TOKENS + 1])
 
 
 def tabular(text: str) -> bool:
