@@ -2959,3 +2959,25 @@ def test_a_claim_in_capitals_has_no_acronyms() -> None:
     assert _spelled_out_in("Vitamin D levels in MAY cohorts", other) == {
         "may": {"mortality", "among", "young"}
     }
+
+
+def test_an_interval_a_table_gives_without_a_label_states_the_claims_ci() -> None:
+    # The LIMIT randomised trial (Dodd et al. 2014), p. 14: a row of its physical-activity
+    # table, the estimate followed by its interval in brackets.
+    row = "Household 0.01 265.60 (61.36 to 469.84)"
+    claim = (
+        "Women receiving Lifestyle Advice increased their household activity by an adjusted "
+        "265.60 MET-minutes per week (95% CI 61.36 to 469.84)."
+    )
+    found = check_numbers(claim, row)
+    assert [(f.effect, f.evidence_text) for f in found] == [
+        ("ok", "265.60"),
+        ("ok", "(61.36 to 469.84)"),
+    ]
+    moved = check_numbers(claim.replace("469.84", "496.84"), row)
+    assert [f.effect for f in moved] == ["ok", "partial"]
+    # A table that writes the interval with a dash, as many do: "1.12 (1.06-1.19)".
+    dashed = check_numbers(
+        "The odds ratio was 1.12 (95% CI 1.06 to 1.19).", "PM2.5 1.12 (1.06-1.19)"
+    )
+    assert [f.effect for f in dashed] == ["ok", "ok"]

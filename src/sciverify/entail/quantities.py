@@ -1158,6 +1158,11 @@ def _check_ci(
             return lx.finding(
                 "number", "ok", f"{said} matches the evidence", claim, evidence, q.span, e.span
             )
+    bare = _bare_interval(q, evidence)
+    if bare is not None:
+        return lx.finding(
+            "number", "ok", f"{said} matches the evidence", claim, evidence, q.span, bare
+        )
     if len(same_level) == 1 and not _other_estimate(q, same_level[0], claimed, values):
         e = same_level[0]
         return lx.finding(
@@ -1172,6 +1177,37 @@ def _check_ci(
     return lx.finding(
         "number", "partial", f"the claim's {said} is not in the evidence", claim, evidence, q.span
     )
+
+
+# An interval in brackets with no label, as a table gives it after its estimate:
+# "265.60 (61.36 to 469.84)", "1.12 (1.06-1.19)".
+_BARE_INTERVAL = re.compile(
+    rf"\(\s*(?P<low>[-−]?(?:{_NUM}))\s*(?:to|[-–—]|,)\s*(?P<high>[-−]?(?:{_NUM}))\s*\)"
+)
+
+
+def _bare_interval(q: Quantity, evidence: str) -> tuple[int, int] | None:
+    """The span of an unlabelled interval of the evidence with the bounds of the claim's
+    interval `q` ("95% CI 61.36 to 469.84" against a table's "(61.36 to 469.84)")."""
+    if q.high is None:
+        return None
+    for m in _BARE_INTERVAL.finditer(evidence):
+        low, high = (_float(m[k]) for k in ("low", "high"))
+        if low is None or high is None:
+            continue
+        places = [len(m[k].partition(".")[2]) for k in ("low", "high")]
+        if same_number(q.value, low, q.decimals, places[0]) and same_number(
+            q.high, high, q.decimals, places[1]
+        ):
+            return m.span()
+    return None
+
+
+def _float(text: str) -> float | None:
+    try:
+        return float(re.sub(r"[,’'\u2009\u202f]", "", text).replace("·", ".").replace("−", "-"))
+    except ValueError:
+        return None
 
 
 _ESTIMATE_GAP = 80  # characters from an estimate to the interval that follows it
