@@ -65,6 +65,8 @@ HPYLORI = (2052720, 7)  # "H pylori infection may be an important cause of gastr
 CIN = (9764256, 13)  # "... more cases of CIN grade 2 or worse ... intervention group than ..."
 ART_TB = (4883040, 10)  # "... a reduction in the incidence of tuberculosis across all ..."
 CDCA_BAT = (1568684, 3)  # "... with CDCA for 2 days resulted in increased BAT activity."
+FSH = (13497630, 8)  # "... (63%; 95% CI, 50%-73%) ... (62%; 95% CI, 57%-66%) ..."
+SF12 = (44048701, 12)  # "... 1.77 points higher [95% CI, -0.84 to 4.39 points];"
 NEVIRAPINE = (15319019, 13)  # "N348I also decreased susceptibility to nevirapine (7.4fold) ..."
 
 
@@ -2981,3 +2983,32 @@ def test_an_interval_a_table_gives_without_a_label_states_the_claims_ci() -> Non
         "The odds ratio was 1.12 (95% CI 1.06 to 1.19).", "PM2.5 1.12 (1.06-1.19)"
     )
     assert [f.effect for f in dashed] == ["ok", "ok"]
+
+
+def test_intervals_of_shares_among_several_intervals(scifact_docs: dict[int, list[str]]) -> None:
+    fsh = scifact_docs[FSH[0]][FSH[1]]
+    assert "(63%; 95% CI, 50%-73%)" in fsh and "(62%; 95% CI, 57%-66%)" in fsh
+    # Bounds written with their "%" make one interval, not three shares ("95%", "50%", "73%").
+    same = check_numbers("After 6 cycles, 63% conceived (95% CI, 50%-73%).", fsh)
+    assert [(f.effect, f.evidence_text) for f in same] == [
+        ("ok", "6"),
+        ("ok", "63%"),
+        ("ok", "95% CI, 50%-73%"),
+    ]
+    # Of four intervals at the claim's level, the one after the claim's own estimate (63%) is
+    # the one a changed bound changes.
+    moved = check_numbers("After 6 cycles, 63% conceived (95% CI, 25%-73%).", fsh)
+    assert [(f.effect, f.evidence_text) for f in moved][-1] == ("contradict", "95% CI, 50%-73%")
+    # The same bounds at another level are another interval.
+    level = check_numbers("After 6 cycles, 63% conceived (90% CI, 50%-73%).", fsh)
+    assert [f.effect for f in level][-1] == "contradict"
+    # A bound given as a plain share is the evidence's: "82%, 70% to 89%".
+    bounds = check_numbers("After 12 cycles, 82% conceived (70% to 89%).", fsh)
+    assert [f.effect for f in bounds] == ["ok", "ok", "ok", "ok"]
+    # ... but not a whole number rounded from one: "over 4 years" against "over 2 years" is a
+    # changed figure, not the bound "4.39 points".
+    sf12 = scifact_docs[SF12[0]][SF12[1]]
+    years = check_numbers(sf12.replace("over 2 years", "over 4 years"), sf12)
+    assert [(f.effect, f.evidence_text) for f in years if f.effect != "ok"] == [
+        ("contradict", "2 years")
+    ]

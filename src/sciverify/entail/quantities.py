@@ -134,8 +134,8 @@ _PVALUE = re.compile(
 _NVALUE = re.compile(rf"\b[nN]\s*=\s*(?P<num>{_NUM})")
 _CI = re.compile(
     rf"(?P<level>\d{{2}}(?:\.\d+)?)\s*%\s*(?:CI|confidence intervals?|C\.I\.)\s*[:,=]?\s*(?:of\s*)?"
-    rf"[\[(]?\s*(?P<lo>-?(?:{_NUM}))\s*(?:-|–|—|to|,)\s*(?P<hi>-?(?:{_NUM}))"
-)
+    rf"[\[(]?\s*(?P<lo>-?(?:{_NUM}))\s*%?\s*(?:-|–|—|to|,)\s*(?P<hi>-?(?:{_NUM}))(?:\s*%)?"
+)  # the bounds of a share may each carry their "%": "95% CI 2.2% to 4.3%"
 # A number right after one of these words is a label, not a measurement.
 _LABEL_WORDS = frozenset(
     lx.split_words(
@@ -242,7 +242,7 @@ def parse_quantities(text: str) -> list[Quantity]:
                 "ci",
                 to_float(m["lo"]),
                 to_float(m["hi"]),
-                "",
+                "%" if "%" in text[m.end("level") + 1 : m.end()] else "",
                 m.span(),
                 max(decimals_of(m["lo"]), decimals_of(m["hi"])),
                 level=float(m["level"]),
@@ -539,8 +539,40 @@ def check_numbers(claim: str, evidence: str) -> list[Finding]:
             counted = [e for e in ev if e.kind == "n" and _same_values(q, e)]
             if counted and not is_physical(q.unit) and q.unit != "%":
                 values = counted + values
-            out.append(_check_value(q, values, claimed, claim, evidence))
+            found = _check_value(q, values, claimed, claim, evidence)
+            bound = None if found.effect == "ok" else _interval_bound(q, ev)
+            if bound is not None:
+                # "(82%, 70% to 89%)" against "82% [95% CI, 70%-89%]": a bound of an interval
+                found = lx.finding(
+                    "number",
+                    "ok",
+                    f"{q.text_of(claim)} matches the evidence",
+                    claim,
+                    evidence,
+                    q.span,
+                    bound.span,
+                )
+            out.append(found)
     return out
+
+
+def _interval_bound(q: Quantity, ev: Sequence[Quantity]) -> Quantity | None:
+    """The evidence's interval one of whose bounds the claim's value `q` gives as written:
+    the same unit, and a share or a decimal, not a rounded whole number ("4 years" is no
+    bound of "95% CI, -0.84 to 4.39 points")."""
+    if q.approx or q.bound or not (q.unit == "%" or q.decimals >= 1):
+        return None
+    return next(
+        (
+            e
+            for e in ev
+            if e.kind == "ci"
+            and e.high is not None
+            and e.unit == q.unit
+            and any(abs(q.value - end) < 1e-9 for end in (e.value, e.high))
+        ),
+        None,
+    )
 
 
 _SPELLED = {
@@ -1158,13 +1190,25 @@ def _check_ci(
             return lx.finding(
                 "number", "ok", f"{said} matches the evidence", claim, evidence, q.span, e.span
             )
+    for e in ev:
+        if e.level != q.level and _same_values(q, e):
+            return lx.finding(
+                "number",
+                "contradict",
+                f"the claim gives {said}, the evidence the same bounds as a {e.level:g}% interval",
+                claim,
+                evidence,
+                q.span,
+                e.span,
+            )
     bare = _bare_interval(q, evidence)
     if bare is not None:
         return lx.finding(
             "number", "ok", f"{said} matches the evidence", claim, evidence, q.span, bare
         )
-    if len(same_level) == 1 and not _other_estimate(q, same_level[0], claimed, values):
-        e = same_level[0]
+    rival = _rival_interval(q, same_level, claimed, values)
+    if rival is not None:
+        e = rival
         return lx.finding(
             "number",
             "contradict",
@@ -1208,6 +1252,22 @@ def _float(text: str) -> float | None:
         return float(re.sub(r"[,’'\u2009\u202f]", "", text).replace("·", ".").replace("−", "-"))
     except ValueError:
         return None
+
+
+def _rival_interval(
+    q: Quantity, same_level: list[Quantity], claimed: Sequence[Quantity], values: Sequence[Quantity]
+) -> Quantity | None:
+    """The evidence's interval that the claim's `q` changes: the only one at its level (unless
+    it follows another estimate), or of several, the one after the claim's own estimate
+    ("63%; 95% CI, 25%-73%" against "(63%; 95% CI, 50%-73%) ... (62%; 95% CI, 57%-66%)")."""
+    if len(same_level) == 1:
+        e = same_level[0]
+        return None if _other_estimate(q, e, claimed, values) else e
+    mine = _estimate_of(q, claimed)
+    if mine is None:
+        return None
+    paired = [e for e in same_level if (est := _estimate_of(e, values)) and _same_values(mine, est)]
+    return paired[0] if len(paired) == 1 else None
 
 
 _ESTIMATE_GAP = 80  # characters from an estimate to the interval that follows it
