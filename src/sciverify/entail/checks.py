@@ -1169,8 +1169,8 @@ _LINKING = frozenset(["of", "and", "the", "in", "for", "to"])
 def _spelled_out_in(text: str, other: str) -> dict[str, set[str]]:
     """Acronyms of `text` that `other` spells out, each with the stems of its words ("BAT":
     "brown adipose tissue"), the way a paper abbreviates what a summary writes in full."""
-    letters = [ch for ch in text if ch.isalpha()]
-    if sum(ch.isupper() for ch in letters) > 0.5 * max(1, len(letters)):
+    alpha = [ch for ch in text if ch.isalpha()]
+    if sum(ch.isupper() for ch in alpha) > 0.5 * max(1, len(alpha)):
         return {}  # "VITAMIN D LEVELS MAY ..." is written in capitals, not in acronyms
     ws = [w for w in lx.words(other) if w.lower not in _LINKING]
     out: dict[str, set[str]] = {}
