@@ -1081,6 +1081,35 @@ def test_a_model_contradiction_in_the_wider_margin_overrides_a_checks_gap() -> N
     assert wide.status == "contradicted" and wide.deciding.text == rescue
 
 
+def test_a_reversed_direction_in_the_wider_margin_overrides_support_that_states_none() -> None:
+    # Martinez-Lopez et al. (arXiv 2602.14645), p. 16: the closest sentence says what
+    # selection depends on; the next says which way, and it is the other way.
+    depends = (
+        "It was found that bacterial selection depends on the time required for the strains to "
+        "reach equilibrium between new bacteria formed during growth and cell removal after "
+        "antimicrobial killing and dilution."
+    )
+    minimise = (
+        "Then, the strains that are selected under cyclic treatment are those that minimise the "
+        "equilibrium time, thereby achieving a better compromise between bacterial growth and "
+        "death."
+    )
+    text = (
+        "Under cyclic treatment, the strains that are eventually selected are those that "
+        "maximise the equilibrium time."
+    )
+    spans = [(depends, "Cyclic treatments", ENTAILED), (minimise, "Cyclic treatments", ENTAILED)]
+    reversed_ = _conclude_on(text, spans)
+    assert reversed_.status == "contradicted" and reversed_.deciding.text == minimise
+    # The claim that keeps the paper's direction stays supported ...
+    kept = _conclude_on(text.replace("maximise", "minimise"), spans)
+    assert kept.status == "supported"
+    # ... and a closer sentence that says which way something goes keeps deciding.
+    directed = depends.replace("depends on", "increases with")
+    held = _conclude_on(text, [(directed, "Cyclic treatments", ENTAILED), spans[1]])
+    assert held.status == "supported" and held.deciding.text == directed
+
+
 def test_a_result_stated_only_in_the_papers_introduction_is_supported_with_a_note() -> None:
     # Trials 2014, p. 6 (Background): the paper states the figure, citing earlier studies.
     sentence = (

@@ -134,7 +134,10 @@ class VerifySettings(BaseModel):
         "measured before the contradiction also overrode a check's gap: 0.715 / 0.613 "
         "without it, 0.732 / 0.645 at 0.12, 0.746 / 0.645 at 0.16, 0.744 / 0.629 at 0.2; the "
         "labelled drafts are unchanged. The same 0.16 as decide_margin (a check's conflict "
-        "deciding too) costs four draft claims (numbers from other sentences of full papers).",
+        "deciding too) costs four draft claims (numbers from other sentences of full papers). "
+        "One check's conflict does decide there: a direction the comparatives check reads "
+        "reversed in words ('minimise' against the claim's 'maximise'), when the closer "
+        "sentences that support the claim say which way nothing goes.",
     )
     k_cited: int = Field(
         default=4, ge=0, le=50, description="Chunks retrieved from the cited papers."

@@ -111,7 +111,26 @@ def _decide(
         f.effect == "contradict" for f in wide.findings
     ):
         return wide, wide_span
+    if (
+        wide.status == Status.contradicted
+        and decision.status == Status.supported
+        and span is not None
+        and _direction_conflict(wide)
+        and not _says_a_direction(span.text)
+    ):
+        # "those that minimise the equilibrium time" against the claim's "maximise": the
+        # sentences that support the claim say which way nothing goes, so they cannot settle
+        # its direction; a sentence further down that reverses it does.
+        return wide, wide_span
     return decision, span
+
+
+def _direction_conflict(decision: Decision) -> bool:
+    """Contradicted by the comparatives check reading words, not figures, alone."""
+    contrary = [f for f in decision.findings if f.effect == "contradict"]
+    return bool(contrary) and all(
+        f.check == "comparative" and not is_figure_comparison(f) for f in contrary
+    )
 
 
 def _open(decision: Decision) -> bool:
@@ -176,6 +195,7 @@ def _decide_within(
                 spans[i] is span
                 or spans[i].relevance < cfg.thresholds.min_relevance
                 or (spans[i].relevance <= span.relevance and not direction_only)
+                or (direction_only and not _says_a_direction(spans[i].text))
             ):
                 continue
             alone = decide(
@@ -184,6 +204,13 @@ def _decide_within(
             if alone.status == Status.supported:
                 return replace(alone, evidence_index=0), spans[i]
     return decision, span
+
+
+def _says_a_direction(text: str) -> bool:
+    """Whether a sentence says which way anything goes: one that says none ("selection
+    depends on the equilibrium time") cannot outweigh another's "minimise" against the
+    claim's "maximise"."""
+    return any(lx.direction(w.lower) for w in lx.words(text))
 
 
 def _whole_supports(
