@@ -3002,6 +3002,11 @@ def test_intervals_of_shares_among_several_intervals(scifact_docs: dict[int, lis
     # The same bounds at another level are another interval.
     level = check_numbers("After 6 cycles, 63% conceived (90% CI, 50%-73%).", fsh)
     assert [f.effect for f in level][-1] == "contradict"
+    # The unit of an interval is its bounds', not its level's: "95 % CI 1.1 to 1.4" is of ratios.
+    assert [(q.kind, q.unit) for q in parse_quantities("OR 1.2 (95 % CI 1.1 to 1.4)")] == [
+        ("value", ""),
+        ("ci", ""),
+    ]
     # A bound given as a plain share is the evidence's: "82%, 70% to 89%".
     bounds = check_numbers("After 12 cycles, 82% conceived (70% to 89%).", fsh)
     assert [f.effect for f in bounds] == ["ok", "ok", "ok", "ok"]

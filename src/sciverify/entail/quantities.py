@@ -242,7 +242,7 @@ def parse_quantities(text: str) -> list[Quantity]:
                 "ci",
                 to_float(m["lo"]),
                 to_float(m["hi"]),
-                "%" if "%" in text[m.end("level") + 1 : m.end()] else "",
+                "%" if "%" in text[m.start("lo") : m.end()] else "",
                 m.span(),
                 max(decimals_of(m["lo"]), decimals_of(m["hi"])),
                 level=float(m["level"]),
@@ -1236,22 +1236,12 @@ def _bare_interval(q: Quantity, evidence: str) -> tuple[int, int] | None:
     if q.high is None:
         return None
     for m in _BARE_INTERVAL.finditer(evidence):
-        low, high = (_float(m[k]) for k in ("low", "high"))
-        if low is None or high is None:
-            continue
-        places = [len(m[k].partition(".")[2]) for k in ("low", "high")]
-        if same_number(q.value, low, q.decimals, places[0]) and same_number(
-            q.high, high, q.decimals, places[1]
+        low, high = (to_float(m[k]) for k in ("low", "high"))
+        if same_number(q.value, low, q.decimals, decimals_of(m["low"])) and same_number(
+            q.high, high, q.decimals, decimals_of(m["high"])
         ):
             return m.span()
     return None
-
-
-def _float(text: str) -> float | None:
-    try:
-        return float(re.sub(r"[,’'\u2009\u202f]", "", text).replace("·", ".").replace("−", "-"))
-    except ValueError:
-        return None
 
 
 def _rival_interval(
