@@ -145,6 +145,29 @@ def test_percent_versus_percentage_points() -> None:
     assert "percentage points" in found[0].message
 
 
+def test_an_absolute_change_in_percent_is_a_change_in_points() -> None:
+    # SemEAGAT (J. Phys.: Conf. Ser. 2188, 2022), p. 9: an ablation's drop in F1.
+    ev = (
+        "Compared to SemEAGAT, -EA drops by an absolute margin of 2.3% on F1, which "
+        "demonstrates the rich semantic information on the semantic dependency edges"
+    )
+    for claim in (
+        "Removing the edge-aware attention cost 2.3 points of F1.",
+        "Removing the edge-aware attention cost 2.3 percentage points of F1.",
+    ):
+        assert [f.effect for f in check_numbers(claim, ev)] == ["ok"], claim
+    # Without "absolute" a change in percent may be relative: points are not shown by it.
+    relative = ev.replace("an absolute margin of ", "")
+    found = check_numbers("Removing the edge-aware attention cost 2.3 percentage points.", relative)
+    assert [f.effect for f in found] == ["partial"]
+    # Read the other way round too: the claim calls its percentage absolute.
+    found = check_numbers(
+        "Removing the edge-aware attention cost 2.3% absolute on F1.",
+        "Without the edge-aware attention F1 drops by 2.3 points.",
+    )
+    assert [f.effect for f in found] == ["ok"]
+
+
 def test_negation_flip_in_both_directions(scifact_docs: dict[int, list[str]]) -> None:
     ev = scifact_docs[WBRT[0]][WBRT[1]]
     claim = "The use of WBRT plus SRS improved survival for patients with 1 to 4 brain metastases."

@@ -252,6 +252,35 @@ def test_a_figure_no_retrieved_sentence_gives_is_looked_up_in_the_cited_paper(
     assert both == []
 
 
+def test_a_table_read_one_block_per_row_or_cell_is_one_line_of_figures(corpus: Path) -> None:
+    from sciverify.verify.evidence import PaperSentences, figure_sentences
+
+    claim = (
+        "At four months postpartum women given lifestyle advice reported 6530.19 against "
+        "6317.00 with standard care, an adjusted difference of 265.60 (95% CI 61.36 to 469.84)."
+    )
+    with sv.open_store(corpus, read_only=True) as store:
+        papers = PaperSentences(store)
+        (obesity,) = store.rows("SELECT paper_id FROM works WHERE title ILIKE '%antenatal%'")
+        (mapreduce,) = store.rows("SELECT paper_id FROM works WHERE title ILIKE 'MapReduce%'")
+        sentences = papers(obesity["paper_id"])
+        found = figure_sentences(claim, papers, [obesity["paper_id"]], set())
+        ticks = papers(mapreduce["paper_id"])
+    # LIMIT trial (Dodd et al., BMC Medicine 2014), Table 6, p. 14: the parser reads each row
+    # of figures as a block of its own; the rows make one line, in the order of the page.
+    (table,) = [s for s in sentences if "7010.32 (3950.39)" in s.text]
+    assert "359.76 (74.87 to 644.65)" in table.text
+    assert table.text.index("6530.19") < table.text.index("265.60 (61.36 to 469.84)")
+    # One span gives the claim's figures together, the row and its interval.
+    assert "6530.19" in found[0].text and "265.60 (61.36 to 469.84)" in found[0].text
+    # The prose around the table stays sentence by sentence.
+    assert any(s.text.startswith("cWhere the treatment × time interaction") for s in sentences)
+    # MapReduce (Dean and Ghemawat 2004), p. 8: a sentence cut short by the page's figure is
+    # no column head of the figure's axis labels.
+    cut = [s for s in ticks if "three-line Map function" in s.text]
+    assert cut and all("20000" not in s.text for s in cut)
+
+
 def test_an_unverifiable_claims_figures_found_in_its_cited_paper(corpus: Path) -> None:
     from sciverify.verify.citations import Source
     from sciverify.verify.claims import Claim

@@ -1376,3 +1376,33 @@ def test_a_contrast_after_whereas_is_a_claim_of_its_own() -> None:
         "collected judgments at a finer granularity [1]."
     )
     assert len(extract_claims(segment(text).paragraphs[0]).claims) == 1
+
+
+def test_cells_read_one_block_each_join_into_one_line_under_their_caption() -> None:
+    from sciverify.verify.evidence import Span, _join_cells
+
+    def span(text: str, page: int = 9) -> Span:
+        return Span(text, "semeagat", "semeagat:methods:1", None, page, None, "result", True, 0.0)
+
+    # SemEAGAT (J. Phys.: Conf. Ser. 2188, 2022), p. 9: Table 2, one block per cell.
+    blocks = [
+        "Ablation Study There are two major components in our SemEAGAT model.",
+        "Table 2.",
+        "Ablation study on ACE2005 test set.",
+        *("P R F1", "SemEAGAT", "80.7", "73.2", "76.8", "-BiLSTM", "69.8", "70.9", "70.3"),
+        *("with BiRNN", "73.0", "74.3", "73.6"),
+        "The experimental results are shown in Table 2.",
+    ]
+    out = [s.text for s in _join_cells([span(b) for b in blocks])]
+    assert out[:3] == blocks[:3]  # the prose and the caption stay sentences of their own
+    assert out[3] == (
+        "Table 2. Ablation study on ACE2005 test set. P R F1 SemEAGAT 80.7 73.2 76.8 -BiLSTM "
+        "69.8 70.9 70.3 with BiRNN 73.0 74.3 73.6"
+    )
+    assert out[4:] == blocks[-1:]
+    # Short lines that are not mostly figures are no table ("Results", "Discussion" ...), and
+    # a run of cells does not reach across a page.
+    headings = ["4.3 Analysis", "Results", "Ablation", "Discussion"]
+    assert [s.text for s in _join_cells([span(h) for h in headings])] == headings
+    split = [span("80.7"), span("73.2", page=10), span("76.8", page=10)]
+    assert [s.text for s in _join_cells(split)] == ["80.7", "73.2", "76.8"]

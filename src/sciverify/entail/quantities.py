@@ -724,6 +724,20 @@ _DAYS = {"s": 1 / 86400, "min": 1 / 1440, "h": 1 / 24, "day": 1.0, "week": 7.0}
 _DAYS |= {"month": 365.25 / 12, "year": 365.25}
 
 
+_ABSOLUTE = re.compile(r"\babsolute(?:ly)?\b", re.IGNORECASE)
+_ABSOLUTE_REACH = 40  # characters before a percentage (and half as many after) read for "absolute"
+
+
+def _absolute_percent(points: Quantity, percent: Quantity, text: str) -> bool:
+    """`points` ("2.3 points", "2.3 percentage points") against a percentage that `text` calls
+    an absolute change ("drops by an absolute margin of 2.3% on F1", "2.3% absolute"): a
+    difference of percentages, given in points either way."""
+    if points.unit not in ("pp", "point", "points") or percent.unit != "%":
+        return False
+    a, b = percent.span
+    return bool(_ABSOLUTE.search(text, max(0, a - _ABSOLUTE_REACH), b + _ABSOLUTE_REACH // 2))
+
+
 def _equal_duration(q: Quantity, e: Quantity) -> bool:
     """The evidence's duration equals the claim's, in another time unit (within 2%)."""
     if q.unit not in _DAYS or e.unit not in _DAYS or q.unit == e.unit:
@@ -765,6 +779,13 @@ def _check_value(
         return f("ok", f"{said} matches the evidence", e)
     if exact:
         e = exact[0]
+        if _absolute_percent(q, e, evidence) or _absolute_percent(e, q, claim):
+            return f(
+                "ok",
+                f"{said} matches the evidence ({e.text_of(evidence)}): an absolute change "
+                "in percent is a change in points",
+                e,
+            )
         if {q.unit, e.unit} == {"%", "pp"}:
             return f(
                 "partial",

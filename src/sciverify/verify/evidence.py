@@ -436,6 +436,7 @@ def figure_sentences(
         for s in sentences(pid):
             if not figures & precise_figures(s.text):
                 continue
+            whole = s.text  # a table's caption and column heads stay its context
             if len(s.text) > _MAX_SPAN_CHARS:
                 # A table flattened into one long "sentence": the cells around the figure
                 # (its row's label and neighbours) stand for it, even in a chunk retrieved
@@ -448,7 +449,7 @@ def figure_sentences(
                 continue
             # of a sentence that joins several results, the clause that gives the figure
             text = next((c for c in _clauses(s.text) if figures & precise_figures(c)), s.text)
-            context = _pool(f"{s.title or ''} {s.text}")
+            context = _pool(f"{s.title or ''} {whole}")
             found.append(replace(s, text=text, relevance=round(relevance(claim, text, context), 4)))
     found.sort(key=lambda s: (-s.relevance, s.chunk_id, s.text))
     return found[:_FIGURE_SENTENCES]
@@ -504,7 +505,8 @@ class PaperSentences:
     the sentence that names the claim's dataset, or the table that gives its figure, may be in
     none of them. `refine` scans all of a cited paper's sentences for a claim that no retrieved
     sentence settles, and `decision.name_gaps` looks there for what the deciding sentence
-    leaves out.
+    leaves out. A table whose cells the parser read one block each is one line here
+    (`_join_cells`), so that a row's figures are read together.
     """
 
     def __init__(self, store: Any) -> None:
@@ -523,10 +525,10 @@ class PaperSentences:
             "SELECT c.chunk_id, c.page, c.evidence_type, c.section_kind, c.text, w.title,"
             " v.source_path AS source FROM chunks c JOIN works w USING (paper_id)"
             " LEFT JOIN versions v ON v.version_id = c.version_id"
-            " WHERE c.paper_id = ? ORDER BY c.chunk_id",
+            " WHERE c.paper_id = ? ORDER BY c.section_ordinal, c.ordinal, c.chunk_id",
             [paper_id],
         )
-        out = []
+        out: list[Span] = []
         for r in rows:
             text = r["text"]
             for a, b in split_sentences(text):
@@ -546,7 +548,7 @@ class PaperSentences:
                             r["section_kind"] or "",
                         )
                     )
-        return out
+        return _join_cells(out)
 
     def best(self, claim: str, paper_ids: Sequence[str], k: int) -> list[Span]:
         """The `k` sentences of the papers that state the most of `claim` (by `relevance`)."""
@@ -557,6 +559,87 @@ class PaperSentences:
                     scored.append(replace(s, relevance=round(relevance(claim, s.text), 4)))
         scored.sort(key=lambda s: (-s.relevance, s.chunk_id, s.text))
         return scored[:k]
+
+
+_CELL_CHARS = 80  # a cell, or a row of a few cells, that the parser read as a block
+_LABEL_CHARS = 20  # a row or column label among a table's cells ("with BiRNN")
+_LABEL_WORDS = 3
+_CELL_RUN = 3  # cells in a row that make a table
+_HEAD_SENTENCES = 3  # sentences before a table's cells searched for its caption and heads
+_CAPTION = re.compile(r"(?:Table|TABLE|Tab\.)\s+[\dIVX]+")
+
+
+def _short(text: str) -> bool:
+    """A cell of a table: a few cells ("71.31 50 96.52", "72.55 AD") or a label of a row or
+    column ("with BiRNN", "P R F1") that the parser read as a block of its own."""
+    if _numeric(text):
+        return len(text) <= _CELL_CHARS
+    return (
+        len(text) <= _LABEL_CHARS
+        and len(text.split()) <= _LABEL_WORDS
+        and not re.search(r"[.!?:;,]$", text)
+    )
+
+
+def _numeric(text: str) -> bool:
+    tokens = text.split()
+    return bool(tokens) and 2 * _numeric_tokens(tokens) >= len(tokens)
+
+
+def _head(before: Sequence[Span], first: Span) -> list[str]:
+    """The caption ("Table 2. Ablation study on ACE2005 test set.") and column heads ("P R F1")
+    among the sentences just `before` a table's first cell, on its page."""
+    before = [s for s in before if (s.paper_id, s.page) == (first.paper_id, first.page)]
+    at = next(
+        (
+            k
+            for k, s in enumerate(before)
+            if _CAPTION.match(s.text) and len(s.text) <= _MAX_SPAN_CHARS
+        ),
+        None,
+    )
+    if at is not None:
+        return [s.text for s in before[at:]]
+    return [s.text for s in before[-1:] if _column_heads(s.text)]
+
+
+def _column_heads(text: str) -> bool:
+    """A line of column heads ("Dataset Top k Degree Betweenness ... DD, dtd = 3"): no full
+    stop at its end, and half of its words or more capitalised; not a sentence that a column
+    or page break cut short ("... emits the key and the")."""
+    words = re.findall(r"[A-Za-z][\w-]*", text)
+    return (
+        bool(words)
+        and not re.search(r"[.!?:]$", text)
+        and 2 * sum(w[0].isupper() for w in words) >= len(words)
+    )
+
+
+def _join_cells(sentences: list[Span]) -> list[Span]:
+    """The paper's sentences with each run of table cells joined into one line, in reading
+    order: a table whose cells the parser read one block each ("SemEAGAT", "80.7", "73.2",
+    ...) gives one line of labels and figures, as a table drawn as one text block does. Its
+    caption and column heads, when they come just before it, open the line."""
+    out: list[Span] = []
+    i = 0
+    while i < len(sentences):
+        j = i
+        while (
+            j < len(sentences)
+            and _short(sentences[j].text)
+            and (sentences[j].paper_id, sentences[j].page)
+            == (sentences[i].paper_id, sentences[i].page)
+        ):
+            j += 1
+        run = sentences[i:j]
+        if len(run) >= _CELL_RUN and 2 * sum(_numeric(s.text) for s in run) >= len(run):
+            head = _head(sentences[max(0, i - _HEAD_SENTENCES) : i], run[0])
+            out.append(replace(run[0], text=" ".join([*head, *(s.text for s in run)])))
+            i = j
+        else:
+            out.append(sentences[i])
+            i += 1
+    return out
 
 
 _AIMS_KEPT = 2  # aims shown besides the `limit` spans that state something
