@@ -1406,3 +1406,42 @@ def test_cells_read_one_block_each_join_into_one_line_under_their_caption() -> N
     assert [s.text for s in _join_cells([span(h) for h in headings])] == headings
     split = [span("80.7"), span("73.2", page=10), span("76.8", page=10)]
     assert [s.text for s in _join_cells(split)] == ["80.7", "73.2", "76.8"]
+
+
+def test_a_number_in_a_list_of_values_of_other_things_is_not_stated_for_the_claim() -> None:
+    from sciverify.entail import lexicon as lx
+    from sciverify.entail.quantities import check_numbers
+    from sciverify.verify.decision import _naming_sentence, listed_apart
+    from sciverify.verify.evidence import Span
+
+    # Barnett et al., BMC Evol. Biol. 2014, p. 6 (Figure 2 legend) and p. 4.
+    legend = (
+        "Estimates of divergence times: (a) 124,200 years (95% credibility: 81,800-183,500); "
+        "(b) 61,500 years (32,700-97,300); (c) 51,000 years (26,600-83,100); (d) 81,900 "
+        "years (45,700-122,200); (e) 57,800 years (26,800-96,600); (f) 21,100 years "
+        "(8300–38,800)."
+    )
+    prose = (
+        "North African/Asian and West African lions split (node c in Figure 2B) by "
+        "approximately 51,000 years BP (95% HPD: 26,600-83,100)."
+    )
+    claim = (
+        "The authors place the split of the North African/Asian lineage from West African "
+        "lions at about 57,800 years BP."
+    )
+    assert listed_apart(legend, claim, "57,800 years")
+    assert not listed_apart(prose, claim.replace("57,800", "51,000"), "51,000 years")
+    # An item that names what the number is of states it.
+    named = legend.replace("(e) 57,800 years", "(e) West African lions split 57,800 years")
+    assert not listed_apart(named, claim, "57,800 years")
+    # So the sentence that gives the split another value decides: the draft moved the figure
+    # of node (e) to the split of node (c).
+    paper = [
+        Span(text, "barnett", f"barnett:results:{i}", None, 4, None, "result", True, 0.0)
+        for i, text in enumerate((prose, legend))
+    ]
+    (gap,) = [f for f in check_numbers(claim, "") if f.claim_text == "57,800 years"]
+    stems = set(lx.content_stems(lx.words(claim)))
+    assert _naming_sentence(claim, stems, gap, paper) == (None, paper[0])
+    # With no rival in the paper the list is no naming sentence either, as before.
+    assert _naming_sentence(claim, stems, gap, paper[1:]) == (None, None)

@@ -306,11 +306,12 @@ def _named_by_source(f: Any, check: ClaimCheck) -> bool:
         # village laws" from the abstract, the rest from the results); not a statistic
         # the paper never gives, which no other sentence matches either.
         # Not a table's flattened cells, where a figure stands in any row ("Meat and legumes
-        # ... 28 weeks 2.17 (1.08)" for "the adjusted difference had grown to 2.17").
+        # ... 28 weeks 2.17 (1.08)" for "the adjusted difference had grown to 2.17"), nor a
+        # list of values of other things ("(d) 81,900 years; (e) 57,800 years").
         return any(
             g.effect == "ok" and g.claim_span == f.claim_span
             for text in context[1:]
-            if not tabular(text)
+            if not tabular(text) and not listed_apart(text, check.claim.text, f.claim_text)
             for g in check_numbers(check.claim.text, text)
         )
     return any(
@@ -792,6 +793,8 @@ def _naming_sentence(
         return None, None
     others = claim_stems - set(lx.content_stems(lx.words(f.claim_text)))
     anywhere = False
+    listed: Span | None = None  # the number only in a list of values of other things
+    listed_near = False
     for i, s in enumerate(paper):
         if key not in (s.text if number else s.text.lower()):
             continue
@@ -809,9 +812,15 @@ def _naming_sentence(
                 g.effect == "ok" and g.claim_span == f.claim_span
                 for g in check_numbers(claim, context)
             )
-            anywhere = anywhere or ok  # stated, if not next to the claim's words
         else:
             ok = not any(g.claim_text == f.claim_text for g in check_entities(claim, context))
+        if ok and number and listed_apart(s.text, claim, f.claim_text):
+            # stated, but as the value of something else: another sentence may give the
+            # claim's quantity another value; if none does, the list counts as before
+            if listed is None or (near and not listed_near):
+                listed, listed_near = s, near
+            continue
+        anywhere = anywhere or (number and ok)  # stated, if not next to the claim's words
         if ok and near:
             return s, None
     if not number or anywhere:
@@ -828,7 +837,28 @@ def _naming_sentence(
             for g in check_numbers(claim, s.text)
         ):
             best = (shared, s)
-    return None, best[1] if best else None
+    if best is None:
+        return (listed if listed_near else None), None
+    return None, best[1]
+
+
+_LIST_ITEMS = 3  # values a sentence lists, one per semicolon-separated item
+
+
+def listed_apart(text: str, claim: str, figure: str) -> bool:
+    """Whether `text` gives the claim's number `figure` as one of a list of values, in an item
+    that names none of the claim's other words: "Estimates of divergence times: (a) 124,200
+    years (...); (b) 61,500 years (...); ... (e) 57,800 years (...)". Such a list states the
+    number, not what it is the number of."""
+    m = _NUMBER.search(figure)
+    items = re.split(r";\s+", text)
+    if not m or sum(1 for item in items if re.search(r"\d", item)) < _LIST_ITEMS:
+        return False
+    others = set(lx.content_stems(lx.words(claim))) - set(lx.content_stems(lx.words(figure)))
+    own = [item for item in items if m.group() in item]
+    return bool(own) and all(
+        len(others & set(lx.content_stems(lx.words(item)))) < _NAMING_SHARED for item in own
+    )
 
 
 _NAMED_AUTHOR = re.compile(

@@ -37,7 +37,7 @@ from sciverify.entail import lexicon as lx
 from sciverify.entail.aims import about_study, only_aims
 from sciverify.entail.decide import decide
 from sciverify.records import Decision, EntailProbs, Status
-from sciverify.verify.decision import checked_conflict, finding_of
+from sciverify.verify.decision import checked_conflict, finding_of, listed_apart
 from sciverify.verify.evidence import (
     ClaimCheck,
     PaperSentences,
@@ -412,6 +412,8 @@ def join_joint(
     # The joint span passed its coverage floor in `refine`: lexically, it entails.
     probs = span_probs(raw, joint.relevance, cfg, weight, lexical_entails=True)
     d = decide(check.claim.text, [(joint.text, probs, joint.relevance)], thresholds=th)
+    if _figure_from_a_list(check.claim.text, d, sentences):
+        return False
     if d.status == Status.partially_supported:
         d = _gaps_in_own_sentence(check.claim.text, d, sentences, th)
     if d.status == Status.partially_supported and _named_in_title(d, check.claim.text, joint):
@@ -441,6 +443,23 @@ def join_joint(
     check.status, check.deciding, check.joined = d.status, joint, sentences
     check.finding = finding_of(check.decision, cfg)
     return True
+
+
+def _figure_from_a_list(claim: str, d: Decision, sentences: Sequence[Span]) -> bool:
+    """A figure of the claim that the joined sentences give only in a list of values of other
+    things ("(d) 81,900 years; (e) 57,800 years"): the list states the number, not that it
+    is the number of what the claim says."""
+    bounds, at = [], 0
+    for s in sentences:
+        bounds.append((at, at + len(s.text), s.text))
+        at += len(s.text) + len(_JOINER)
+    for f in d.findings:
+        if f.check != "number" or f.effect != "ok" or not f.evidence_span:
+            continue
+        own = next((t for a, b, t in bounds if a <= f.evidence_span[0] < b), None)
+        if own and listed_apart(own, claim, f.claim_text):
+            return True
+    return False
 
 
 def _gaps_in_own_sentence(
