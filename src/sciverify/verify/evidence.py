@@ -582,6 +582,7 @@ def _short(text: str) -> bool:
 
 
 def _numeric(text: str) -> bool:
+    """Half of the text's tokens or more are numbers."""
     tokens = text.split()
     return bool(tokens) and 2 * _numeric_tokens(tokens) >= len(tokens)
 

@@ -449,17 +449,26 @@ def _figure_from_a_list(claim: str, d: Decision, sentences: Sequence[Span]) -> b
     """A figure of the claim that the joined sentences give only in a list of values of other
     things ("(d) 81,900 years; (e) 57,800 years"): the list states the number, not that it
     is the number of what the claim says."""
-    bounds, at = [], 0
-    for s in sentences:
-        bounds.append((at, at + len(s.text), s.text))
-        at += len(s.text) + len(_JOINER)
     for f in d.findings:
-        if f.check != "number" or f.effect != "ok" or not f.evidence_span:
+        if f.check != "number" or f.effect != "ok":
             continue
-        own = next((t for a, b, t in bounds if a <= f.evidence_span[0] < b), None)
+        own = _own_sentence(f.evidence_span, sentences)
         if own and listed_apart(own, claim, f.claim_text):
             return True
     return False
+
+
+def _own_sentence(span: tuple[int, int] | None, sentences: Sequence[Span]) -> str | None:
+    """The text of the one of the joined `sentences` in which a finding's evidence `span`
+    (offsets into their joined text) starts."""
+    if not span:
+        return None
+    at = 0
+    for s in sentences:
+        if at <= span[0] < at + len(s.text):
+            return s.text
+        at += len(s.text) + len(_JOINER)
+    return None
 
 
 def _gaps_in_own_sentence(
@@ -475,15 +484,9 @@ def _gaps_in_own_sentence(
     gaps = [f for f in d.findings if f.effect == "partial" and f.check in th.partial_checks]
     if not gaps or d.probs is None or d.probs.entailment < th.entail_min:
         return d
-    bounds, at = [], 0
-    for s in sentences:
-        bounds.append((at, at + len(s.text), s.text))
-        at += len(s.text) + len(_JOINER)
     kept = []
     for f in gaps:
-        own = next(
-            (t for a, b, t in bounds if f.evidence_span and a <= f.evidence_span[0] < b), None
-        )
+        own = _own_sentence(f.evidence_span, sentences)
         if (
             own is None
             or relevance(claim, own) >= _GAP_SENTENCE_MIN
