@@ -281,6 +281,29 @@ def test_a_table_read_one_block_per_row_or_cell_is_one_line_of_figures(corpus: P
     assert cut and all("20000" not in s.text for s in cut)
 
 
+def test_a_claim_joining_four_sentences_of_a_paper_finds_all_its_figures(corpus: Path) -> None:
+    from sciverify.entail.quantities import check_numbers
+    from sciverify.verify.evidence import PaperSentences
+    from sciverify.verify.parts import joint_span
+
+    claim = (
+        "Five sharpnose sharks were recovered after 7.7 to 14.0 years at liberty and three "
+        "blacknose sharks after 10.9 to 12.8 years, all within 15 km of where they had been "
+        "tagged."
+    )
+    with sv.open_store(corpus, read_only=True) as store:
+        (work,) = store.rows("SELECT paper_id FROM works WHERE title ILIKE 'Longevity of%'")
+        pool = PaperSentences(store).best(claim, [work["paper_id"]], 12)
+    # Longevity of Atlantic Sharpnose and Blacknose Sharks (F1000Research 2014), pp. 2-3:
+    # the sharpnose recaptures, the blacknose recaptures and the distance are told apart.
+    joined = joint_span(claim, pool)
+    assert joined is not None and len(joined[1]) == 4
+    assert [f.effect for f in check_numbers(claim, joined[0].text)] == ["ok"] * 5
+    three = joint_span(claim, pool, most=3)
+    assert three is not None
+    assert "partial" in {f.effect for f in check_numbers(claim, three[0].text)}
+
+
 def test_an_unverifiable_claims_figures_found_in_its_cited_paper(corpus: Path) -> None:
     from sciverify.verify.citations import Source
     from sciverify.verify.claims import Claim

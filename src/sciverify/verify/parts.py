@@ -1,6 +1,6 @@
 """Claims that no single sentence settles: checked against several sentences of one paper.
 
-A summary joins what a paper says in two or three places into one sentence ("the risk of
+A summary joins what a paper says in two to four places into one sentence ("the risk of
 bleeding was 3.9%, while failed filter retrieval occurred in 2.8% of patients": one figure
 from the conclusion, one from the results). No single sentence of the paper entails that, so
 the whole claim reads as unverifiable, or the model reads the half that one sentence leaves out
@@ -63,7 +63,7 @@ _DENIAL = re.compile(r"\b(?:not|no|never|none|neither|nor|without|cannot)\b|n't\
 _MIN_STEMS = 3  # a part states something checkable: at least three content words
 _MAX_PARTS = 4
 _SPANS_PER_PART = 3
-_JOINT_MOST = 3  # sentences joined to state a claim that no single sentence states
+_JOINT_MOST = 4  # sentences joined to state a claim that no single sentence states
 _JOINT_GAIN = 0.08
 _JOINER = " "  # between the sentences of a joined span
 # A joined sentence stating less of the claim than this is there for a word or two: a
