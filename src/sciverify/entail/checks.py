@@ -1129,17 +1129,6 @@ def _quality_base(stem: str) -> str:
     return stem
 
 
-# Words too general to tell two targets apart, by stem.
-_GENERIC_TARGETS = frozenset(
-    lx.stem(w)
-    for w in lx.split_words(
-        """
-        risk level rate expression activity number amount effect time case significant score
-        incidence prevalence frequency odds likelihood probability
-        """
-    )
-)
-
 # Measure words, by stem: what a target is tells it apart, not whether its rate, level or
 # incidence is named. (Not time: a shorter time is a faster process, the other direction.)
 _MEASURES = frozenset(
@@ -1149,6 +1138,11 @@ _MEASURES = frozenset(
         risk level rate amount number incidence prevalence frequency odds likelihood probability
         """
     )
+)
+
+# Words too general to tell two targets apart, by stem: the measure words and these.
+_GENERIC_TARGETS = _MEASURES | frozenset(
+    lx.stem(w) for w in lx.split_words("expression activity effect time case significant score")
 )
 
 
