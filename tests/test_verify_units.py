@@ -1110,6 +1110,33 @@ def test_a_reversed_direction_in_the_wider_margin_overrides_support_that_states_
     assert held.status == "supported" and held.deciding.text == directed
 
 
+def test_a_sentence_without_a_correlations_sign_does_not_outweigh_one_that_reverses_it() -> None:
+    # Wheat after post-anthesis heat stress (PLoS ONE, doi 10.1371/journal.pone.0197919),
+    # p. 15: the table the metabolites' correlations are drawn from says which way their
+    # levels went ("greatest increase"), not which way they go with yield; the sentences that
+    # give the sign say "negative".
+    table = (
+        "The top six metabolites showing the greatest increase in metabolite concentration in "
+        "heat stressed plants compared to control plants were selected for correlation. "
+        "Compounds SPAD FV/FM CMS L-tryptophan -0.45 -0.48 -0.50 L-histidine -0.39 -0.39 -0.31"
+    )
+    negative = (
+        "Metabolites that showed an increase in concentration in heat-stressed plants exhibited "
+        "negative correlations with yield, SPAD, and FV/FM (Tables 5 and 6)."
+    )
+    text = (
+        "Metabolites that accumulated under heat stress, such as L-tryptophan and L-histidine, "
+        "were positively correlated with grain yield, SPAD chlorophyll content and Fv/Fm."
+    )
+    spans = [(table, "Wheat heat stress", ENTAILED), (negative, "Wheat heat stress", ENTAILED)]
+    reversed_ = _conclude_on(text, spans)
+    assert reversed_.status == "contradicted" and reversed_.deciding.text == negative
+    # A sentence that gives the claim's sign still outweighs the reversal.
+    signed = table.replace("were selected for correlation", "were positively correlated")
+    held = _conclude_on(text, [(signed, "Wheat heat stress", ENTAILED), spans[1]])
+    assert held.status == "supported" and held.deciding.text == signed
+
+
 def test_a_result_stated_only_in_the_papers_introduction_is_supported_with_a_note() -> None:
     # Trials 2014, p. 6 (Background): the paper states the figure, citing earlier studies.
     sentence = (

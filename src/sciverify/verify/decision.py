@@ -116,7 +116,7 @@ def _decide(
         and decision.status == Status.supported
         and span is not None
         and _direction_conflict(wide)
-        and not _says_a_direction(span.text)
+        and not _says_a_direction(span.text, wide.findings)
     ):
         # "those that minimise the equilibrium time" against the claim's "maximise": the
         # sentences that support the claim say which way nothing goes, so they cannot settle
@@ -195,7 +195,7 @@ def _decide_within(
                 spans[i] is span
                 or spans[i].relevance < cfg.thresholds.min_relevance
                 or (spans[i].relevance <= span.relevance and not direction_only)
-                or (direction_only and not _says_a_direction(spans[i].text))
+                or (direction_only and not _says_a_direction(spans[i].text, contrary))
             ):
                 continue
             alone = decide(
@@ -206,11 +206,24 @@ def _decide_within(
     return decision, span
 
 
-def _says_a_direction(text: str) -> bool:
-    """Whether a sentence says which way anything goes: one that says none ("selection
-    depends on the equilibrium time") cannot outweigh another's "minimise" against the
-    claim's "maximise"."""
-    return any(lx.direction(w.lower) for w in lx.words(text))
+_SIGN_WORDS = frozenset(lx.split_words("positive positively negative negatively inverse inversely"))
+
+
+def _says_a_direction(text: str, conflicts: Sequence[Finding]) -> bool:
+    """Whether a sentence says which way the conflicting direction goes: one that says none
+    ("selection depends on the equilibrium time") cannot outweigh another's "minimise" against
+    the claim's "maximise". The sign of a correlation is a direction of its own: a table of
+    metabolites "showing the greatest increase" says which way their levels went, not whether
+    they were "positively correlated" with yield or "negatively correlated" as another sentence
+    says."""
+    words = lx.words(text)
+    if any(
+        f.effect == "contradict"
+        and {f.claim_text.strip().lower(), f.evidence_text.strip().lower()} & _SIGN_WORDS
+        for f in conflicts
+    ):
+        return any(w.lower in _SIGN_WORDS for w in words)
+    return any(lx.direction(w.lower) for w in words)
 
 
 def _whole_supports(
