@@ -839,6 +839,36 @@ def test_two_quantities_said_to_move_against_each_other_contradict_a_positive_re
     assert check_comparatives(claim, other) == []
 
 
+def test_a_quantity_that_goes_up_as_another_increases_moves_with_it() -> None:
+    # Noisy Matrix Decomposition via Convex Relaxation (Agarwal et al. 2011), p. 7.
+    from sciverify.entail.checks import covariation_agreement, covariation_conflicts
+
+    ev = "In both cases, the error decreases as d increases, consistent with Corollary 2."
+    claim = (
+        "When the low-rank matrix was corrupted by s = 3r non-zero columns, the squared error "
+        "went up as the matrix dimension d increased."
+    )
+    assert covariation_agreement(claim, ev) == -1
+    assert [f.evidence_text for f in covariation_conflicts(claim, ev)] == [
+        "decreases as d increases"
+    ]
+    assert covariation_agreement(claim.replace("went up", "went down"), ev) == 1
+    assert covariation_conflicts(claim.replace("went up", "went down"), ev) == []
+    # Another quantity's trend, and a sentence that says no trend, say nothing either way.
+    assert covariation_agreement(claim, ev.replace("the error", "the runtime")) == 0
+    figure = "Figure 3 plots the squared Frobenius error versus the matrix dimension d."
+    assert covariation_agreement(claim, figure) == 0
+    # Read closely, "colony size" is not "the colony growth rate" (Roisin & Aron 2003, p. 2).
+    size = (
+        "A positive association between colony size and relative investment in gynes has been "
+        "reported in several ant species."
+    )
+    gynes = "The equilibrium investment in gynes falls as the colony growth rate m rises."
+    assert covariation_agreement(gynes, size) == -1
+    assert covariation_agreement(gynes, size, close=True) == 0
+    assert covariation_agreement(claim, ev, close=True) == -1
+
+
 def test_software_named_in_plain_capitals_is_an_entity() -> None:
     # An Improved Multi-Output Gaussian Process RNN for Early Sepsis Detection, p. 5.
     ev = "We optimize the loss with stochastic gradient descent using ADAM (Kingma and Ba (2015))."

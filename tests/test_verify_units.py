@@ -1137,6 +1137,41 @@ def test_a_sentence_without_a_correlations_sign_does_not_outweigh_one_that_rever
     assert held.status == "supported" and held.deciding.text == signed
 
 
+def test_a_trend_the_paper_states_the_other_way_round_contradicts_a_supported_claim() -> None:
+    # Noisy Matrix Decomposition via Convex Relaxation (Agarwal et al. 2011), p. 7: the
+    # sentence that matches the claim's words says what Figure 3 plots, not which way the
+    # error goes; a later sentence of the paper does.
+    from sciverify.verify.decision import reversed_trend
+    from sciverify.verify.evidence import Span
+
+    figure = (
+        "Figure 3 plots the squared Frobenius error versus the matrix dimension d; it contains "
+        "two curves, one with rank r = 10 and d in {100 : 25 : 300}."
+    )
+    trend = "In both cases, the error decreases as d increases, consistent with Corollary 2."
+    text = "In these simulations the squared error went up as the matrix dimension d increased."
+    title = "Noisy Matrix Decomposition"
+
+    def paper(*sentences: str) -> list[Span]:
+        return [
+            Span(t, "p1", f"p1:{i}", title, 7, None, "result", False, 0.5, "results")
+            for i, t in enumerate(sentences)
+        ]
+
+    check = _conclude_on(text, [(figure, title, ENTAILED)])
+    assert check.status == "supported"
+    assert reversed_trend(check, paper(figure, trend))
+    assert (check.status, check.finding) == ("contradicted", "reversed_direction")
+    assert check.deciding.text == trend and "decreases as d increases" in check.decision.reason
+    # The claim that keeps the paper's way stays supported, and so does the reversed one when
+    # another sentence of the paper says the claim's way too.
+    kept = _conclude_on(text.replace("went up", "went down"), [(figure, title, ENTAILED)])
+    assert not reversed_trend(kept, paper(figure, trend)) and kept.status == "supported"
+    rising = trend.replace("In both cases", "Without noise").replace("decreases", "increases")
+    both = _conclude_on(text, [(figure, title, ENTAILED)])
+    assert not reversed_trend(both, paper(figure, trend, rising)) and both.status == "supported"
+
+
 def test_a_result_stated_only_in_the_papers_introduction_is_supported_with_a_note() -> None:
     # Trials 2014, p. 6 (Background): the paper states the figure, citing earlier studies.
     sentence = (

@@ -15,7 +15,7 @@ are importable from here.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 
 from sciverify.chunk import split_sentences
@@ -1256,7 +1256,7 @@ def check_comparatives(claim: str, evidence: str) -> list[Finding]:
             if ranked is not None:
                 out.append(ranked)
     if not any(f.effect == "contradict" for f in out):
-        out += _covariation_conflicts(claim, evidence)
+        out += covariation_conflicts(claim, evidence)
     if not any(f.effect == "contradict" for f in out):
         out += _polar_swaps(claim, evidence)
     return out
@@ -1381,9 +1381,13 @@ def _covariations(text: str) -> list[tuple[int, set[str], set[str], tuple[int, i
         if k is None or k == 0:
             continue
         verb = ws[k - 1] if _covary_sign(ws[k - 1].text) else None
+        sign_a = _covary_sign(ws[k - 1].text)
+        if verb is None and k >= 2 and ws[k - 2].lower in _MOTION and ws[k - 1].lower in _WAY:
+            verb, sign_a = ws[k - 2], _WAY[ws[k - 1].lower]  # "the error went up as ..."
         if verb is None:
             continue
-        subject = lx.content_stems(lx.run(text, ws, k - 1, -1, limit=8)) - _GENERIC_COVARY
+        subject = lx.content_stems(lx.run(text, ws, ws.index(verb), -1, limit=8))
+        subject -= _GENERIC_COVARY
         rest = lx.run(text, ws, k, +1, limit=9)
         if m.group().lower().startswith("with"):
             # "rises with increasing B": the direction word opens the clause.
@@ -1397,7 +1401,7 @@ def _covariations(text: str) -> list[tuple[int, set[str], set[str], tuple[int, i
             b = lx.content_stems(rest[:moved]) - _GENERIC_COVARY
         if sign_b and subject and b:
             end = rest[-1].end if rest else m.end()
-            out.append((_covary_sign(verb.text) * sign_b, subject, b, (verb.start, end)))
+            out.append((sign_a * sign_b, subject, b, (verb.start, end)))
     return out
 
 
@@ -1406,28 +1410,56 @@ def _word_from(ws: list[lx.Word], at: int) -> int | None:
     return next((i for i, w in enumerate(ws) if w.start >= at), None)
 
 
-def _covariation_conflicts(claim: str, evidence: str) -> list[Finding]:
-    """The claim says two quantities move one way together, the evidence the other way."""
+def _covariation_pairs(
+    claim: str, evidence: str, *, close: bool = False
+) -> Iterator[tuple[int, tuple[int, int], int, tuple[int, int]]]:
+    """(sign, span, evidence's sign, evidence's span) of each statement of the claim that two
+    quantities move together, with each statement of the evidence about the same two. With
+    `close`, the two sides of each quantity share more than half the words of the shorter
+    one: "colony growth rate" is not "colony size"."""
+    same = _same_quantity if close else _shared
     ev = _covariations(evidence)
-    out: list[Finding] = []
     for sign, a, b, span in _covariations(claim):
         for e_sign, ea, eb, e_span in ev:
-            same = (_shared(a, ea) and _shared(b, eb)) or (_shared(a, eb) and _shared(b, ea))
-            if same and e_sign != sign:
-                out.append(
-                    lx.finding(
-                        "comparative",
-                        "contradict",
-                        f"the claim says {claim[span[0] : span[1]]!r} (they move "
-                        f"{'together' if sign > 0 else 'against each other'}), the evidence "
-                        f"{evidence[e_span[0] : e_span[1]]!r}",
-                        claim,
-                        evidence,
-                        span,
-                        e_span,
-                    )
-                )
-                break
+            if (same(a, ea) and same(b, eb)) or (same(a, eb) and same(b, ea)):
+                yield sign, span, e_sign, e_span
+
+
+def _same_quantity(mine: set[str], theirs: set[str]) -> bool:
+    return len(_shared(mine, theirs)) > min(len(mine), len(theirs)) / 2
+
+
+def covariation_agreement(claim: str, evidence: str, *, close: bool = False) -> int:
+    """+1 when the evidence says two quantities of the claim move together the way the claim
+    says, -1 when it says only the other way, 0 when it says neither (`close`: see
+    `_covariation_pairs`)."""
+    signs = {
+        sign * e_sign for sign, _, e_sign, _ in _covariation_pairs(claim, evidence, close=close)
+    }
+    return 1 if 1 in signs else -1 if signs else 0
+
+
+def covariation_conflicts(claim: str, evidence: str) -> list[Finding]:
+    """The claim says two quantities move one way together, the evidence the other way."""
+    out: list[Finding] = []
+    done: set[tuple[int, int]] = set()
+    for sign, span, e_sign, e_span in _covariation_pairs(claim, evidence):
+        if span in done or e_sign == sign:
+            continue
+        done.add(span)  # the first statement of the evidence against each of the claim's
+        out.append(
+            lx.finding(
+                "comparative",
+                "contradict",
+                f"the claim says {claim[span[0] : span[1]]!r} (they move "
+                f"{'together' if sign > 0 else 'against each other'}), the evidence "
+                f"{evidence[e_span[0] : e_span[1]]!r}",
+                claim,
+                evidence,
+                span,
+                e_span,
+            )
+        )
     return out
 
 

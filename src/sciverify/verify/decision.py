@@ -755,6 +755,51 @@ def changed_figure(check: ClaimCheck, paper: Sequence[Span]) -> bool:
     return False
 
 
+def reversed_trend(check: ClaimCheck, paper: Sequence[Span]) -> bool:
+    """Contradicted when the claim says two quantities move one way together ("the squared
+    error went up as the matrix dimension d increased"), a sentence of its deciding paper
+    (`paper`) says they move the other way ("the error decreases as d increases") and no
+    sentence of the paper says the claim's way (in place).
+
+    The sentences that decided the claim share its words without saying which way the two
+    quantities go ("Figure 3 plots the squared Frobenius error versus the matrix dimension
+    d"); the one that does may share too few of them to be retrieved."""
+    from sciverify.entail.checks import covariation_agreement, covariation_conflicts
+
+    if check.status not in (Status.supported, Status.partially_supported):
+        return False
+    claim, deciding = check.claim.text, check.deciding
+    if deciding is None or covariation_agreement(claim, claim) != 1:
+        return False
+    against = None
+    for s in paper:
+        # Any statement of the claim's way keeps it; only one about the very same quantities
+        # ("the error" and "d") reverses it.
+        if covariation_agreement(claim, s.text) == 1:
+            return False
+        if against is None and covariation_agreement(claim, s.text, close=True) == -1:
+            against = s
+    if against is None:
+        return False
+    conflicts = tuple(covariation_conflicts(claim, against.text))
+    d = check.decision
+    check.decision = Decision(
+        Status.contradicted,
+        d.confidence if d is not None else deciding.relevance,
+        f"comparative check: {conflicts[0].message} (another sentence of the paper; none says "
+        "the claim's way)",
+        d.probs if d is not None else None,
+        conflicts,
+        evidence_index=0,
+    )
+    check.status, check.finding = Status.contradicted, "reversed_direction"
+    against = replace(against, cited=deciding.cited, relevance=relevance(claim, against.text))
+    check.related = [deciding, *(s for s in check.related if s is not deciding)]
+    check.deciding, check.joined = against, []
+    check.note = "the paper says the two quantities move the other way"
+    return True
+
+
 def _stated_anywhere(claim: str, f: Any, paper: Sequence[Span], digits: Sequence[str]) -> bool:
     """Whether some sentence of the paper (`digits`: the digits of each) states the number of
     finding `f` in any format ("1,000" as "1000")."""

@@ -26,6 +26,7 @@ from sciverify.verify.decision import (
     judge,
     model_spans,
     name_gaps,
+    reversed_trend,
     wants_naming,
 )
 from sciverify.verify.evidence import (
@@ -211,6 +212,8 @@ def run(
                 changed_figure(
                     check, [s for p in sorted(set(check.cited_papers)) for s in papers(p)]
                 )
+            if check.deciding is not None:
+                reversed_trend(check, papers(check.deciding.paper_id))
             _closest_cited(check, papers)
         seconds["entail"] += time.perf_counter() - t
         progress.advance(len(batch))
