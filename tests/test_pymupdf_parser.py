@@ -55,7 +55,7 @@ def test_front_matter_of_a_conference_paper(parsed: Callable[[str], ParsedDocume
     assert doc.year == 2018
     assert doc.version_kind == VersionKind.published
     assert doc.parser == "pymupdf"
-    assert doc.parser_version == f"sciverify-pymupdf/4 + PyMuPDF {pymupdf.__version__}"
+    assert doc.parser_version == f"sciverify-pymupdf/5 + PyMuPDF {pymupdf.__version__}"
     assert doc.has_text_layer and doc.warnings == ()
 
 
@@ -211,6 +211,21 @@ def test_running_heads_and_page_numbers_are_removed(
         "5.1 Hyper Parameter Optimization",
         "5.2 Quantitative Results",
     ]
+
+
+def test_a_table_at_the_top_of_a_page_keeps_the_numbers_that_do_not_count_pages(
+    parsed: Callable[[str], ParsedDocument],
+) -> None:
+    # Bigtable (OSDI 2006), p. 10: Table 1 starts in the top band, where its first row's cells
+    # "0", "19" and "259" looked like page numbers and took the row ("..") with them. The pages
+    # count 1 to 14 at the foot, so only those numbers are furniture.
+    doc = parsed("cer__bigtable_osdi2006.pdf")
+    texts = [b.text for b in blocks(doc)]
+    table = next(t for t in texts if t.startswith("Table 1: Distribution of number of tablet"))
+    assert table.split("\n")[1:5] == ["0 .. 19", "259", "20 .. 49", "47"]
+    pages = [b for b in blocks(doc) if b.page <= 10]  # Table 2 on p. 11 has a cell "11"
+    assert not any(str(b.page) in b.text.split("\n") for b in pages)
+    assert not any("To appear in OSDI 2006" in t for t in texts)
 
 
 def test_arxiv_preprint_version(parsed: Callable[[str], ParsedDocument]) -> None:

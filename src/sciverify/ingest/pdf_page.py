@@ -18,6 +18,7 @@ from typing import Any
 _BOLD_FONT = re.compile(r"bold|black|heavy|semibold|demi|-medi|\.b$|,b$|-bd|-sb$", re.IGNORECASE)
 _UNMAPPED = "\ufffd"
 _DIGITS = re.compile(r"\d")
+_FIRST_NUMBER = re.compile(r"\d+")
 _PAGE_NUMBER = re.compile(r"^(?:page\s*)?\d{1,4}(?:\s*(?:of|/)\s*\d{1,4})?$", re.IGNORECASE)
 _BAND = 0.13  # share of the page height at the top and bottom where running heads live
 _WORD_GAP = 0.1  # a gap narrower than this share of the font size is inside a word
@@ -350,10 +351,12 @@ def strip_furniture(pages: list[PageText]) -> list[Line]:
         for ln in pg.lines:
             if ln.y1 < pg.height * _BAND or ln.y0 > pg.height * (1 - _BAND):
                 seen.add(_furniture_key(ln.text))
+                seen.add(ln.text)
         counts.update(seen)
     n_pages = len(pages)
     repeat = 2 if n_pages <= 6 else max(3, round(n_pages * 0.2))
     numbered = _numbered_heads(pages)
+    paged = _page_numbers(pages)
     removed: list[Line] = []
     for pg in pages:
         keep: list[Line] = []
@@ -362,16 +365,21 @@ def strip_furniture(pages: list[PageText]) -> list[Line]:
             for ln in pg.lines
             if _PAGE_NUMBER.match(ln.text)
             and (ln.y1 < pg.height * _BAND or ln.y0 > pg.height * (1 - _BAND))
+            and (paged is None or id(ln) in paged)
         ]
         for ln in pg.lines:
             top = ln.y1 < pg.height * _BAND
             bottom = ln.y0 > pg.height * (1 - _BAND)
             furniture = False
             if top or bottom:
+                # Once the pages are numbered, a bare number off their count is a table's
+                # cell ("259" clusters in a table at the top of a page), unless it recurs.
+                bare = paged is not None and bool(_PAGE_NUMBER.match(ln.text))
+                key = ln.text if bare else _furniture_key(ln.text)
                 furniture = (
                     ln in band_numbers
                     or id(ln) in numbered
-                    or (n_pages > 1 and counts[_furniture_key(ln.text)] >= repeat)
+                    or (n_pages > 1 and counts[key] >= repeat)
                     # a running head shares its baseline with the page number
                     or any(abs(num.y0 - ln.y0) < 2 and num is not ln for num in band_numbers)
                 )
@@ -381,6 +389,26 @@ def strip_furniture(pages: list[PageText]) -> list[Line]:
 
 
 _NUMBERED_HEAD = re.compile(r"^(\d{1,4})\s+\D.{0,100}$|^.{0,100}\D\s+(\d{1,4})$")
+
+
+def _page_numbers(pages: list[PageText]) -> set[int] | None:
+    """The bare numbers in the top or bottom band that count the pages: their value minus the
+    page index is the same on at least two pages and 40% of them. None when no such count
+    runs through the document (then every bare number in the band is taken for one)."""
+    found: list[tuple[int, int, Line]] = []
+    for index, pg in enumerate(pages):
+        for ln in pg.lines:
+            if ln.y1 < pg.height * _BAND or ln.y0 > pg.height * (1 - _BAND):
+                m = _PAGE_NUMBER.match(ln.text) and _FIRST_NUMBER.search(ln.text)
+                if m:
+                    found.append((int(m.group()) - index, index, ln))
+    per_page = Counter(offset for offset, _ in {(off, index) for off, index, _ in found})
+    if not per_page:
+        return None
+    offset, count = per_page.most_common(1)[0]
+    if count < 2 or count < 0.4 * len(pages):
+        return None
+    return {id(ln) for off, _, ln in found if off == offset}
 
 
 def _numbered_heads(pages: list[PageText]) -> set[int]:

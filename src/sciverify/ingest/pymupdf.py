@@ -34,7 +34,7 @@ from sciverify.ingest.pdf_structure import Structure, build_sections
 from sciverify.records import ParsedDocument, Section
 
 PARSER = "pymupdf"
-PARSER_REVISION = "sciverify-pymupdf/4"
+PARSER_REVISION = "sciverify-pymupdf/5"
 _MIN_CHARS_PER_PAGE = 30  # below this on average, a document has no usable text layer
 _OCR_HINT = "OCR with tesseract if installed (apt install tesseract-ocr), or use an OCRed copy"
 
