@@ -1172,6 +1172,41 @@ def test_a_trend_the_paper_states_the_other_way_round_contradicts_a_supported_cl
     assert not reversed_trend(both, paper(figure, trend, rising)) and both.status == "supported"
 
 
+def test_a_tool_the_paper_never_names_is_contradicted_by_the_one_it_does() -> None:
+    # An Improved Multi-Output Gaussian Process RNN for Early Sepsis Detection (arXiv
+    # 1708.05894), pp. 5 and 7: trained with ADAM, implemented in Tensorflow2; Keras nowhere.
+    from sciverify.entail.mentions import tools_named
+    from sciverify.verify.decision import swapped_tool
+    from sciverify.verify.evidence import Span
+
+    adam = (
+        "We optimize the loss with stochastic gradient descent using ADAM (Kingma and Ba (2015))."
+    )
+    tensorflow = "Our methods are implemented in Tensorflow2."
+    title = "MGP-RNN for early sepsis detection"
+    paper = [
+        Span(t, "p1", f"p1:{i}", title, 7, None, "result", True, 0.5, "methods")
+        for i, t in enumerate([adam, tensorflow])
+    ]
+    text = "They built their sepsis classifier in Keras, training it with the Adam optimizer."
+    assert [name for name, _ in tools_named(text)] == ["keras"]
+    check = _conclude_on(text, [(adam, title, ENTAILED)], cited=True)
+    assert swapped_tool(check, paper)
+    assert (check.status, check.finding) == ("contradicted", "entity_mismatch")
+    assert check.deciding.text == tensorflow and "'Tensorflow2'" in check.decision.reason
+    # The paper's own tool, a tool with no rival in the paper, and a place are left alone.
+    for kept in (
+        text.replace("Keras", "TensorFlow"),
+        text.replace("Keras", "PyTorch").replace("built", "described"),
+        "The trial was conducted in Germany with 200 patients.",
+    ):
+        check = _conclude_on(kept, [(adam, title, ENTAILED)], cited=True)
+        before = check.status
+        assert not swapped_tool(check, paper) and check.status == before
+    alone = _conclude_on(text, [(adam, title, ENTAILED)], cited=True)
+    assert not swapped_tool(alone, paper[:1])
+
+
 def test_a_result_stated_only_in_the_papers_introduction_is_supported_with_a_note() -> None:
     # Trials 2014, p. 6 (Background): the paper states the figure, citing earlier studies.
     sentence = (

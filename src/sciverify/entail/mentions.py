@@ -103,6 +103,53 @@ _SOFTWARE = re.compile(
 )
 
 
+# Software that analyses are run in or models built with, by the name's lower-case letters.
+_TOOL_NAMES = frozenset(
+    lx.split_words(
+        """
+        keras theano caffe chainer lasagne tensorflow pytorch torch mxnet jax sklearn
+        scikit-learn matlab octave stata sas spss r python julia excel graphpad prism minitab
+        jmp mathematica maple weka numpy scipy jags stan winbugs openbugs mplus lisrel nvivo
+        beast mrbayes raxml paup mega phyml imagej fiji gromacs lammps comsol ansys openfoam
+        """
+    )
+)
+# "implemented in Tensorflow2", "analyses were run in SAS 9.4", "performed using the
+# statistical package R 2.15.0", "built their classifier in Keras".
+_TOOL_FRAME = re.compile(
+    r"\b(?:implemented|written|coded|programmed|built|developed|run|ran|performed|done|"
+    r"carried\s+out|conducted|analy[sz]ed|fitted|computed|calculated|trained)\b"
+    r"[^.;:()]{0,60}?\b(?:in|using|with)\s+(?:the\s+)?(?:[\w-]+\s+)?"
+    r"(?:(?:package|software|library|framework|toolkit|language|environment)\s+)?"
+    r"(?P<name>(?-i:[A-Z][\w+-]*))",
+    re.IGNORECASE,
+)
+
+
+def tools_named(text: str) -> list[tuple[str, tuple[int, int]]]:
+    """(name, span) of each known piece of software the text says work was done in or with
+    ("implemented in Tensorflow2": "tensorflow"); the name lower-cased, its version left off."""
+    out = []
+    for m in _TOOL_FRAME.finditer(text):
+        name = _tool_key(m["name"])
+        if name in _TOOL_NAMES:
+            out.append((name, m.span("name")))
+    return out
+
+
+def _tool_key(name: str) -> str:
+    return re.sub(r"[\d.]+$", "", name.lower())
+
+
+def mentions_tool(name: str, text: str) -> bool:
+    """Whether the text names the tool `name` (a key of `tools_named`) anywhere, in any case
+    and with any version ("TensorFlow", "tensorflow2"); "R" only as a capital."""
+    if name == "r":
+        return re.search(r"(?<![\w.-])R(?![\w-])", text) is not None
+    named = rf"(?<![\w-]){re.escape(name)}[\d.]*(?![\w-])"
+    return re.search(named, text, re.IGNORECASE) is not None
+
+
 def _species_of(text: str) -> set[str]:
     found = {key for kind, key, _ in _entities(text) if kind == "species"}
     if any(w.lower in _HUMAN_WORDS for w in lx.words(text)):

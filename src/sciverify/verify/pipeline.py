@@ -27,6 +27,7 @@ from sciverify.verify.decision import (
     model_spans,
     name_gaps,
     reversed_trend,
+    swapped_tool,
     wants_naming,
 )
 from sciverify.verify.evidence import (
@@ -214,6 +215,11 @@ def run(
                 )
             if check.deciding is not None:
                 reversed_trend(check, papers(check.deciding.paper_id))
+            cited = sorted(set(check.cited_papers))
+            if not cited and check.deciding is not None:
+                cited = [check.deciding.paper_id]
+            if len(cited) == 1:
+                swapped_tool(check, papers(cited[0]))
             _closest_cited(check, papers)
         seconds["entail"] += time.perf_counter() - t
         progress.advance(len(batch))
