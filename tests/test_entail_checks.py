@@ -145,6 +145,22 @@ def test_percent_versus_percentage_points() -> None:
     assert "percentage points" in found[0].message
 
 
+def test_a_value_the_claims_other_number_states_is_not_another_unit_for_this_one() -> None:
+    # Alam et al. 2009 (lupeol from Kupchan fractions): the 12% is the solvent's, stated in the
+    # claim too; the claim's 12 mg has no match, and is not "12% in another unit".
+    ev = (
+        "Rechromatography of the fraction eluted with 12% ethyl acetate in n-hexane afforded "
+        "compound 1 (8 mg)."
+    )
+    claim = "Rechromatography of the one eluted with 12% ethyl acetate gave 12 mg of lupeol."
+    found = {f.claim_text: (f.effect, f.evidence_text) for f in check_numbers(claim, ev)}
+    assert found == {"12%": ("ok", "12%"), "12 mg": ("partial", "")}
+    # When the evidence gives 12% twice, one is left over for the claim's 12 mg.
+    twice = "The dose was 12% of the maximum, given with 12% ethyl acetate."
+    found = {f.claim_text: f.evidence_text for f in check_numbers(claim, twice)}
+    assert found["12 mg"] == "12%"
+
+
 def test_an_absolute_change_in_percent_is_a_change_in_points() -> None:
     # SemEAGAT (J. Phys.: Conf. Ser. 2188, 2022), p. 9: an ablation's drop in F1.
     ev = (

@@ -748,6 +748,14 @@ def _equal_duration(q: Quantity, e: Quantity) -> bool:
     return abs(e.value * _DAYS[e.unit] - days) <= 0.02 * days
 
 
+def _taken(e: Quantity, q: Quantity, claimed: list[Quantity], ev: list[Quantity]) -> bool:
+    """Whether the claim's other numbers state every value of the evidence like `e` (its value
+    in its unit), leaving none to `q`."""
+    mine = sum(1 for c in claimed if c is not q and c.unit == e.unit and _same_values(c, e))
+    theirs = sum(1 for x in ev if x.unit == e.unit and _same_values(x, e))
+    return mine >= theirs > 0
+
+
 def _check_value(
     q: Quantity, ev: list[Quantity], claimed: list[Quantity], claim: str, evidence: str
 ) -> Finding:
@@ -777,6 +785,10 @@ def _check_value(
                 e,
             )
         return f("ok", f"{said} matches the evidence", e)
+    # An evidence value that another number of the claim states in its own unit is that
+    # number's: "12% ethyl acetate ... (8 mg)" against "12% ethyl acetate gave 12 mg" leaves
+    # 12 mg to the 8 mg, not to the 12% (unless the evidence gives the 12% more often).
+    exact = [e for e in exact if e.unit == q.unit or not _taken(e, q, claimed, ev)]
     if exact:
         e = exact[0]
         if _absolute_percent(q, e, evidence) or _absolute_percent(e, q, claim):
