@@ -791,6 +791,16 @@ CONTRARY = EntailProbs(entailment=0.05, neutral=0.35, contradiction=0.6)
 UNRELATED = EntailProbs(entailment=0.05, neutral=0.9, contradiction=0.05)
 
 
+def _paper(title: str, page: int, *sentences: str) -> list[object]:
+    """The sentences of one paper, as the paper-wide passes of `verify` read them."""
+    from sciverify.verify.evidence import Span
+
+    return [
+        Span(t, "p1", f"p1:{i}", title, page, None, "result", True, 0.5, "methods")
+        for i, t in enumerate(sentences)
+    ]
+
+
 def test_an_entity_the_paper_names_elsewhere_is_not_a_gap() -> None:
     # The Methods sentence of a Trials 2015 abstract never says "EARS"; its title does.
     sentence = (
@@ -1142,7 +1152,6 @@ def test_a_trend_the_paper_states_the_other_way_round_contradicts_a_supported_cl
     # sentence that matches the claim's words says what Figure 3 plots, not which way the
     # error goes; a later sentence of the paper does.
     from sciverify.verify.decision import reversed_trend
-    from sciverify.verify.evidence import Span
 
     figure = (
         "Figure 3 plots the squared Frobenius error versus the matrix dimension d; it contains "
@@ -1152,11 +1161,8 @@ def test_a_trend_the_paper_states_the_other_way_round_contradicts_a_supported_cl
     text = "In these simulations the squared error went up as the matrix dimension d increased."
     title = "Noisy Matrix Decomposition"
 
-    def paper(*sentences: str) -> list[Span]:
-        return [
-            Span(t, "p1", f"p1:{i}", title, 7, None, "result", False, 0.5, "results")
-            for i, t in enumerate(sentences)
-        ]
+    def paper(*sentences: str) -> list[object]:
+        return _paper(title, 7, *sentences)
 
     check = _conclude_on(text, [(figure, title, ENTAILED)])
     assert check.status == "supported"
@@ -1177,17 +1183,13 @@ def test_a_tool_the_paper_never_names_is_contradicted_by_the_one_it_does() -> No
     # 1708.05894), pp. 5 and 7: trained with ADAM, implemented in Tensorflow2; Keras nowhere.
     from sciverify.entail.mentions import tools_named
     from sciverify.verify.decision import swapped_tool
-    from sciverify.verify.evidence import Span
 
     adam = (
         "We optimize the loss with stochastic gradient descent using ADAM (Kingma and Ba (2015))."
     )
     tensorflow = "Our methods are implemented in Tensorflow2."
     title = "MGP-RNN for early sepsis detection"
-    paper = [
-        Span(t, "p1", f"p1:{i}", title, 7, None, "result", True, 0.5, "methods")
-        for i, t in enumerate([adam, tensorflow])
-    ]
+    paper = _paper(title, 7, adam, tensorflow)
     text = "They built their sepsis classifier in Keras, training it with the Adam optimizer."
     assert [name for name, _ in tools_named(text)] == ["keras"]
     check = _conclude_on(text, [(adam, title, ENTAILED)], cited=True)
@@ -1205,6 +1207,36 @@ def test_a_tool_the_paper_never_names_is_contradicted_by_the_one_it_does() -> No
         assert not swapped_tool(check, paper) and check.status == before
     alone = _conclude_on(text, [(adam, title, ENTAILED)], cited=True)
     assert not swapped_tool(alone, paper[:1])
+
+
+def test_a_statistical_test_the_paper_never_names_is_contradicted_by_the_one_it_does() -> None:
+    # Multi-contact functional electrical stimulation for hand opening (JNER 2016), p. 4.
+    from sciverify.entail.mentions import tests_named
+    from sciverify.verify.decision import swapped_tool
+
+    outcome = (
+        "The behavioral outcome obtained with stimulation at the optimal pattern was "
+        "significantly higher than that obtained from the control measurements."
+    )
+    wilcoxon = (
+        "In order to assess the statistical significance of the difference, we performed "
+        "multiple Wilcoxon tests."
+    )
+    title = "Multi-contact FES for hand opening"
+    paper = _paper(title, 4, outcome, wilcoxon)
+    text = "The optimal patterns were compared with the control measurements using paired t-tests."
+    assert [name for name, _ in tests_named(text)] == ["t-test"]
+    check = _conclude_on(text, [(outcome, title, ENTAILED)], cited=True)
+    assert swapped_tool(check, paper)
+    assert (check.status, check.finding) == ("contradicted", "entity_mismatch")
+    assert check.deciding.text == wilcoxon and "statistical test" in check.note
+    # The paper's own test is kept, and so is a claim when the paper names no test at all.
+    same = _conclude_on(
+        text.replace("paired t-tests", "Wilcoxon tests"), [(outcome, title, ENTAILED)], cited=True
+    )
+    assert not swapped_tool(same, paper) and same.status == "supported"
+    silent = _conclude_on(text, [(outcome, title, ENTAILED)], cited=True)
+    assert not swapped_tool(silent, paper[:1]) and silent.status == "supported"
 
 
 def test_a_result_stated_only_in_the_papers_introduction_is_supported_with_a_note() -> None:

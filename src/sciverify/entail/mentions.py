@@ -150,6 +150,38 @@ def mentions_tool(name: str, text: str) -> bool:
     return re.search(named, text, re.IGNORECASE) is not None
 
 
+# Statistical tests by family: a claim that names one the paper never uses names the wrong one.
+_TESTS = {
+    "t-test": r"\bt[- ]tests?\b|\bStudent'?s t\b",
+    "Wilcoxon test": r"\bWilcoxon\b",
+    "Mann-Whitney test": r"\bMann[- ]Whitney\b",
+    "ANOVA": r"\bANOVAs?\b|\banalys[ie]s of variance\b",
+    "Kruskal-Wallis test": r"\bKruskal[- ]Wallis\b",
+    "chi-squared test": r"\bchi[- ]?squared?\b|χ\s?(?:2|²)",
+    "Fisher's exact test": r"\bFisher'?s exact\b",
+    "Friedman test": r"\bFriedman(?:'s)? tests?\b",
+    "log-rank test": r"\blog[- ]rank\b",
+    "McNemar test": r"\bMcNemar\b",
+}
+_TEST = re.compile(
+    "|".join(f"(?P<t{i}>{rx})" for i, rx in enumerate(_TESTS.values())), re.IGNORECASE
+)
+_TEST_NAMES = list(_TESTS)
+
+
+def tests_named(text: str) -> list[tuple[str, tuple[int, int]]]:
+    """(family, span) of each statistical test the text names ("paired t-tests": "t-test")."""
+    return [
+        (_TEST_NAMES[int(next(k for k, v in m.groupdict().items() if v)[1:])], m.span())
+        for m in _TEST.finditer(text)
+    ]
+
+
+def mentions_test(family: str, text: str) -> bool:
+    """Whether the text names a statistical test of `family` (a key of `tests_named`)."""
+    return re.search(_TESTS[family], text, re.IGNORECASE) is not None
+
+
 def _species_of(text: str) -> set[str]:
     found = {key for kind, key, _ in _entities(text) if kind == "species"}
     if any(w.lower in _HUMAN_WORDS for w in lx.words(text)):

@@ -802,50 +802,72 @@ def reversed_trend(check: ClaimCheck, paper: Sequence[Span]) -> bool:
 
 def swapped_tool(check: ClaimCheck, paper: Sequence[Span]) -> bool:
     """Contradicted when the claim says work was done in a piece of software ("built their
-    sepsis classifier in Keras") that its paper (`paper`: the sentences of the one paper it
-    cites, or else of the one that decided it) never names, and the paper says the work was
-    done in another ("Our methods are implemented in Tensorflow2") (in place).
+    sepsis classifier in Keras") or with a statistical test ("using paired t-tests") that its
+    paper (`paper`: the sentences of the one paper it cites, or else of the one that decided
+    it) never names, and the paper names another ("Our methods are implemented in
+    Tensorflow2", "we performed multiple Wilcoxon tests") (in place).
 
     A tool the paper never names is a detail the draft added; when the paper names its own,
     the draft's is the wrong one."""
-    from sciverify.entail.mentions import mentions_tool, tools_named
+    from sciverify.entail.mentions import mentions_test, mentions_tool, tests_named, tools_named
 
     if check.status == Status.contradicted or not paper:
         return False
     claim = check.claim.text
-    for name, span in tools_named(claim):
-        if any(mentions_tool(name, s.text) for s in paper):
-            continue
-        rivals = [(s, sp) for s in paper for other, sp in tools_named(s.text) if other != name]
-        if not rivals:
-            continue
-        rival, rival_span = max(rivals, key=lambda r: relevance(claim, r[0].text))
-        f = lx.finding(
-            "entity",
-            "contradict",
-            f"the claim names {claim[span[0] : span[1]]!r}, which the paper never does; it "
-            f"names {rival.text[rival_span[0] : rival_span[1]]!r}",
-            claim,
-            rival.text,
-            span,
-            rival_span,
-        )
-        d, deciding = check.decision, check.deciding
-        check.decision = Decision(
-            Status.contradicted,
-            d.confidence if d is not None else 0.5,
-            f"entity check: {f.message} (another sentence of the paper)",
-            d.probs if d is not None else None,
-            (f,),
-            evidence_index=0,
-        )
-        check.status, check.finding = Status.contradicted, "entity_mismatch"
-        if deciding is not None:
-            check.related = [deciding, *(s for s in check.related if s is not deciding)]
-        check.deciding, check.joined = replace(rival, relevance=relevance(claim, rival.text)), []
-        check.note = "the paper names another tool for this work"
-        return True
+    for named, mentions, kind in (
+        (tools_named, mentions_tool, "tool"),
+        (tests_named, mentions_test, "statistical test"),
+    ):
+        for name, span in named(claim):
+            if any(mentions(name, s.text) for s in paper):
+                continue
+            rivals = [(s, sp) for s in paper for other, sp in named(s.text) if other != name]
+            if rivals:
+                _tool_decides(
+                    check,
+                    claim,
+                    span,
+                    *max(rivals, key=lambda r: relevance(claim, r[0].text)),
+                    kind,
+                )
+                return True
     return False
+
+
+def _tool_decides(
+    check: ClaimCheck,
+    claim: str,
+    span: tuple[int, int],
+    rival: Span,
+    rival_span: tuple[int, int],
+    kind: str,
+) -> None:
+    """Contradicted by `rival`, the paper's sentence that names another `kind` of tool than the
+    claim's at `span` (in place)."""
+    f = lx.finding(
+        "entity",
+        "contradict",
+        f"the claim names {claim[span[0] : span[1]]!r}, which the paper never does; it names "
+        f"{rival.text[rival_span[0] : rival_span[1]]!r}",
+        claim,
+        rival.text,
+        span,
+        rival_span,
+    )
+    d, deciding = check.decision, check.deciding
+    check.decision = Decision(
+        Status.contradicted,
+        d.confidence if d is not None else 0.5,
+        f"entity check: {f.message} (another sentence of the paper)",
+        d.probs if d is not None else None,
+        (f,),
+        evidence_index=0,
+    )
+    check.status, check.finding = Status.contradicted, "entity_mismatch"
+    if deciding is not None:
+        check.related = [deciding, *(s for s in check.related if s is not deciding)]
+    check.deciding, check.joined = replace(rival, relevance=relevance(claim, rival.text)), []
+    check.note = f"the paper names another {kind} for this work"
 
 
 def _stated_anywhere(claim: str, f: Any, paper: Sequence[Span], digits: Sequence[str]) -> bool:
