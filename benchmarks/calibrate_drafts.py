@@ -9,9 +9,9 @@ fix); a faithful paragraph is `accept`. Unlabelled paragraphs stay undecided. De
 through `VerifyResult.decide`, the notebook call, so they land where the HTML report's do.
 
 Usage:
-    python benchmarks/calibrate_drafts.py --corpus bench_out/calib_pdfs63
-    sciverify feedback stats --corpus bench_out/calib_pdfs63
-    sciverify calibrate --corpus bench_out/calib_pdfs63 --bib tests/drafts/medical_review.bib
+    python benchmarks/calibrate_drafts.py --corpus bench_out/calib_pdfs64
+    sciverify feedback stats --corpus bench_out/calib_pdfs64
+    sciverify calibrate --corpus bench_out/calib_pdfs64 --bib tests/drafts/medical_review.bib
 """
 
 from __future__ import annotations
