@@ -1207,6 +1207,14 @@ def test_a_tool_the_paper_never_names_is_contradicted_by_the_one_it_does() -> No
         assert not swapped_tool(check, paper) and check.status == before
     alone = _conclude_on(text, [(adam, title, ENTAILED)], cited=True)
     assert not swapped_tool(alone, paper[:1])
+    # Construction of the Literature Graph in Semantic Scholar (Ammar et al. 2018), p. 3:
+    # word vectors are tools too, and their names are written in lower case as well.
+    glove = "Word embeddings are initialized with GloVe (Pennington et al., 2014)."
+    claim = "It initialises its word embeddings with 300-dimensional vectors built with word2vec."
+    assert [name for name, _ in tools_named(claim)] == ["word2vec"]
+    check = _conclude_on(claim, [(adam, title, ENTAILED)], cited=True)
+    assert swapped_tool(check, _paper("Literature graph", 3, glove))
+    assert check.deciding.text == glove
 
 
 def test_a_statistical_test_the_paper_never_names_is_contradicted_by_the_one_it_does() -> None:

@@ -111,17 +111,22 @@ _TOOL_NAMES = frozenset(
         scikit-learn matlab octave stata sas spss r python julia excel graphpad prism minitab
         jmp mathematica maple weka numpy scipy jags stan winbugs openbugs mplus lisrel nvivo
         beast mrbayes raxml paup mega phyml imagej fiji gromacs lammps comsol ansys openfoam
+        word2vec glove fasttext
         """
     )
 )
+# Names written in lower case too; the others ("prism", "stan", "mega") are plain words so.
+_LOWER_TOOLS = r"word2vec|glove|fasttext|numpy|scipy|pytorch|tensorflow|keras|sklearn"
 # "implemented in Tensorflow2", "analyses were run in SAS 9.4", "performed using the
-# statistical package R 2.15.0", "built their classifier in Keras".
+# statistical package R 2.15.0", "built their classifier in Keras", "word embeddings are
+# initialized with GloVe".
 _TOOL_FRAME = re.compile(
     r"\b(?:implemented|written|coded|programmed|built|developed|run|ran|performed|done|"
-    r"carried\s+out|conducted|analy[sz]ed|fitted|computed|calculated|trained)\b"
+    r"carried\s+out|conducted|analy[sz]ed|fitted|computed|calculated|trained|"
+    r"initiali[sz](?:e|es|ed|ing))\b"
     r"[^.;:()]{0,60}?\b(?:in|using|with)\s+(?:the\s+)?(?:[\w-]+\s+)?"
     r"(?:(?:package|software|library|framework|toolkit|language|environment)\s+)?"
-    r"(?P<name>(?-i:[A-Z][\w+-]*))",
+    rf"(?P<name>(?-i:[A-Z][\w+-]*)|(?:{_LOWER_TOOLS})\b)",
     re.IGNORECASE,
 )
 
