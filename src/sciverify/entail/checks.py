@@ -1380,8 +1380,8 @@ def _covariations(text: str) -> list[tuple[int, set[str], set[str], tuple[int, i
         k = _word_from(ws, m.start())
         if k is None or k == 0:
             continue
-        verb = ws[k - 1] if _covary_sign(ws[k - 1].text) else None
         sign_a = _covary_sign(ws[k - 1].text)
+        verb = ws[k - 1] if sign_a else None
         if verb is None and k >= 2 and ws[k - 2].lower in _MOTION and ws[k - 1].lower in _WAY:
             verb, sign_a = ws[k - 2], _WAY[ws[k - 1].lower]  # "the error went up as ..."
         if verb is None:

@@ -15,7 +15,7 @@ that the paper only suggests is partial.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -755,11 +755,11 @@ def changed_figure(check: ClaimCheck, paper: Sequence[Span]) -> bool:
     return False
 
 
-def reversed_trend(check: ClaimCheck, paper: Sequence[Span]) -> bool:
+def reversed_trend(check: ClaimCheck, sentences: Callable[[str], Sequence[Span]]) -> bool:
     """Contradicted when the claim says two quantities move one way together ("the squared
     error went up as the matrix dimension d increased"), a sentence of its deciding paper
-    (`paper`) says they move the other way ("the error decreases as d increases") and no
-    sentence of the paper says the claim's way (in place).
+    (`sentences` gives a paper's) says they move the other way ("the error decreases as d
+    increases") and no sentence of the paper says the claim's way (in place).
 
     The sentences that decided the claim share its words without saying which way the two
     quantities go ("Figure 3 plots the squared Frobenius error versus the matrix dimension
@@ -772,7 +772,7 @@ def reversed_trend(check: ClaimCheck, paper: Sequence[Span]) -> bool:
     if deciding is None or covariation_agreement(claim, claim) != 1:
         return False
     against = None
-    for s in paper:
+    for s in sentences(deciding.paper_id):
         # Any statement of the claim's way keeps it; only one about the very same quantities
         # ("the error" and "d") reverses it.
         if covariation_agreement(claim, s.text) == 1:
@@ -800,25 +800,30 @@ def reversed_trend(check: ClaimCheck, paper: Sequence[Span]) -> bool:
     return True
 
 
-def swapped_tool(check: ClaimCheck, paper: Sequence[Span]) -> bool:
+def swapped_tool(check: ClaimCheck, sentences: Callable[[str], Sequence[Span]]) -> bool:
     """Contradicted when the claim says work was done in a piece of software ("built their
     sepsis classifier in Keras") or with a statistical test ("using paired t-tests") that its
-    paper (`paper`: the sentences of the one paper it cites, or else of the one that decided
-    it) never names, and the paper names another ("Our methods are implemented in
-    Tensorflow2", "we performed multiple Wilcoxon tests") (in place).
+    paper (the one it cites, or else the one that decided it; `sentences` gives a paper's)
+    never names, and the paper names another ("Our methods are implemented in Tensorflow2",
+    "we performed multiple Wilcoxon tests") (in place).
 
     A tool the paper never names is a detail the draft added; when the paper names its own,
     the draft's is the wrong one."""
     from sciverify.entail.mentions import mentions_test, mentions_tool, tests_named, tools_named
 
-    if check.status == Status.contradicted or not paper:
-        return False
     claim = check.claim.text
+    cited = sorted(set(check.cited_papers))
+    if not cited and check.deciding is not None:
+        cited = [check.deciding.paper_id]
+    if check.status == Status.contradicted or len(cited) != 1:
+        return False
     for named, mentions, kind in (
         (tools_named, mentions_tool, "tool"),
         (tests_named, mentions_test, "statistical test"),
     ):
-        for name, span in named(claim):
+        found = named(claim)
+        paper = sentences(cited[0]) if found else []
+        for name, span in found:
             if any(mentions(name, s.text) for s in paper):
                 continue
             rivals = [(s, sp) for s in paper for other, sp in named(s.text) if other != name]

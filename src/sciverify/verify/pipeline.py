@@ -213,13 +213,8 @@ def run(
                 changed_figure(
                     check, [s for p in sorted(set(check.cited_papers)) for s in papers(p)]
                 )
-            if check.deciding is not None:
-                reversed_trend(check, papers(check.deciding.paper_id))
-            cited = sorted(set(check.cited_papers))
-            if not cited and check.deciding is not None:
-                cited = [check.deciding.paper_id]
-            if len(cited) == 1:
-                swapped_tool(check, papers(cited[0]))
+            reversed_trend(check, papers)
+            swapped_tool(check, papers)
             _closest_cited(check, papers)
         seconds["entail"] += time.perf_counter() - t
         progress.advance(len(batch))
