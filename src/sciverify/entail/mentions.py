@@ -97,21 +97,21 @@ def _entities(text: str) -> list[tuple[str, str, tuple[int, int]]]:
 # Software a method is built with, named in plain capitals that `_IDENT` does not take for an
 # identifier ("built in Keras", "analysed in Stata"): a claim that names the wrong tool names
 # something its evidence does not.
-_SOFTWARE = re.compile(
-    r"(?<![\w-])(?:Keras|Theano|Caffe|Chainer|Lasagne|Matlab|Stata|Weka|Numpy|Scipy|Jags|"
-    r"Mplus|Lisrel|Nvivo)(?![\w-])"
+_PLAIN_SOFTWARE = lx.split_words(
+    "Keras Theano Caffe Chainer Lasagne Matlab Stata Weka Numpy Scipy Jags Mplus Lisrel Nvivo"
 )
+_SOFTWARE = re.compile(rf"(?<![\w-])(?:{'|'.join(_PLAIN_SOFTWARE)})(?![\w-])")
 
 
-# Software that analyses are run in or models built with, by the name's lower-case letters.
-_TOOL_NAMES = frozenset(
+# Software that analyses are run in or models built with, by the name's lower-case letters:
+# those above and these.
+_TOOL_NAMES = frozenset(name.lower() for name in _PLAIN_SOFTWARE) | frozenset(
     lx.split_words(
         """
-        keras theano caffe chainer lasagne tensorflow pytorch torch mxnet jax sklearn
-        scikit-learn matlab octave stata sas spss r python julia excel graphpad prism minitab
-        jmp mathematica maple weka numpy scipy jags stan winbugs openbugs mplus lisrel nvivo
-        beast mrbayes raxml paup mega phyml imagej fiji gromacs lammps comsol ansys openfoam
-        word2vec glove fasttext
+        tensorflow pytorch torch mxnet jax sklearn scikit-learn octave sas spss r python julia
+        excel graphpad prism minitab jmp mathematica maple stan winbugs openbugs beast mrbayes
+        raxml paup mega phyml imagej fiji gromacs lammps comsol ansys openfoam word2vec glove
+        fasttext
         """
     )
 )

@@ -724,6 +724,7 @@ _DAYS = {"s": 1 / 86400, "min": 1 / 1440, "h": 1 / 24, "day": 1.0, "week": 7.0}
 _DAYS |= {"month": 365.25 / 12, "year": 365.25}
 
 
+_POINTS = ("pp", "point", "points")  # units of a difference of percentages
 _ABSOLUTE = re.compile(r"\babsolute(?:ly)?\b", re.IGNORECASE)
 _ABSOLUTE_REACH = 40  # characters before a percentage (and half as many after) read for "absolute"
 
@@ -732,7 +733,7 @@ def _absolute_percent(points: Quantity, percent: Quantity, text: str) -> bool:
     """`points` ("2.3 points", "2.3 percentage points") against a percentage that `text` calls
     an absolute change ("drops by an absolute margin of 2.3% on F1", "2.3% absolute"): a
     difference of percentages, given in points either way."""
-    if points.unit not in ("pp", "point", "points") or percent.unit != "%":
+    if points.unit not in _POINTS or percent.unit != "%":
         return False
     a, b = percent.span
     return bool(_ABSOLUTE.search(text, max(0, a - _ABSOLUTE_REACH), b + _ABSOLUTE_REACH // 2))
@@ -935,7 +936,7 @@ def _worked_out(q: Quantity, evidence: str) -> str:
         change = abs(b - a)
         if a and q.unit == "%" and same_number(q.value, 100 * change / a, q.decimals, 9):
             return f"the relative change from {m[1]} to {m[3]}"
-        points = unit == "%" and q.unit in ("pp", "point", "points")  # "rose by 10 points"
+        points = unit == "%" and q.unit in _POINTS  # "rose by 10 points"
         if (q.unit == unit and q.unit != "%" or points) and same_number(
             q.value, change, q.decimals, 9
         ):

@@ -704,26 +704,51 @@ def _rival_decides(check: ClaimCheck, f: Any, rival: Span) -> None:
     claim's number of finding `f`, a number the paper never states (in place)."""
     from sciverify.entail.quantities import check_numbers
 
-    claim, d, deciding = check.claim.text, check.decision, check.deciding
+    claim = check.claim.text
     conflicts = tuple(
         g
         for g in check_numbers(claim, rival.text)
         if g.effect == "contradict" and g.claim_span == f.claim_span
     )
-    check.decision = Decision(
-        Status.contradicted,
-        d.confidence if d is not None else rival.relevance,
+    _overruled(
+        check,
+        rival,
+        conflicts,
         f"{conflicts[0].message} (another sentence of the paper; the paper never "
         f"states {f.claim_text!r})",
+        "the paper gives another value for this number",
+        fallback=rival.relevance,
+    )
+
+
+def _overruled(
+    check: ClaimCheck,
+    by: Span,
+    conflicts: tuple[Finding, ...],
+    reason: str,
+    note: str,
+    *,
+    fallback: float,
+) -> None:
+    """Contradicted by `by`, a sentence of the paper that a paper-wide pass found in conflict
+    with the claim (`conflicts`, the first naming the card's finding); the sentence that
+    decided before leads the related ones. The confidence stays the earlier decision's, else
+    `fallback` (in place)."""
+    d, deciding = check.decision, check.deciding
+    check.decision = Decision(
+        Status.contradicted,
+        d.confidence if d is not None else fallback,
+        reason,
         d.probs if d is not None else None,
         conflicts,
         evidence_index=0,
     )
-    check.status, check.finding = Status.contradicted, "number_mismatch"
-    check.deciding, check.joined = rival, []
+    check.status = Status.contradicted
+    check.finding = CHECK_FINDINGS[(conflicts[0].check, "contradict")]
+    check.deciding, check.joined = by, []
     if deciding is not None:
         check.related = [deciding, *(s for s in check.related if s is not deciding)]
-    check.note = "the paper gives another value for this number"
+    check.note = note
 
 
 def changed_figure(check: ClaimCheck, paper: Sequence[Span]) -> bool:
@@ -782,21 +807,15 @@ def reversed_trend(check: ClaimCheck, sentences: Callable[[str], Sequence[Span]]
     if against is None:
         return False
     conflicts = tuple(covariation_conflicts(claim, against.text))
-    d = check.decision
-    check.decision = Decision(
-        Status.contradicted,
-        d.confidence if d is not None else deciding.relevance,
+    _overruled(
+        check,
+        replace(against, cited=deciding.cited, relevance=relevance(claim, against.text)),
+        conflicts,
         f"comparative check: {conflicts[0].message} (another sentence of the paper; none says "
         "the claim's way)",
-        d.probs if d is not None else None,
-        conflicts,
-        evidence_index=0,
+        "the paper says the two quantities move the other way",
+        fallback=deciding.relevance,
     )
-    check.status, check.finding = Status.contradicted, "reversed_direction"
-    against = replace(against, cited=deciding.cited, relevance=relevance(claim, against.text))
-    check.related = [deciding, *(s for s in check.related if s is not deciding)]
-    check.deciding, check.joined = against, []
-    check.note = "the paper says the two quantities move the other way"
     return True
 
 
@@ -859,20 +878,14 @@ def _tool_decides(
         span,
         rival_span,
     )
-    d, deciding = check.decision, check.deciding
-    check.decision = Decision(
-        Status.contradicted,
-        d.confidence if d is not None else 0.5,
-        f"entity check: {f.message} (another sentence of the paper)",
-        d.probs if d is not None else None,
+    _overruled(
+        check,
+        replace(rival, relevance=relevance(claim, rival.text)),
         (f,),
-        evidence_index=0,
+        f"entity check: {f.message} (another sentence of the paper)",
+        f"the paper names another {kind} for this work",
+        fallback=0.5,
     )
-    check.status, check.finding = Status.contradicted, "entity_mismatch"
-    if deciding is not None:
-        check.related = [deciding, *(s for s in check.related if s is not deciding)]
-    check.deciding, check.joined = replace(rival, relevance=relevance(claim, rival.text)), []
-    check.note = f"the paper names another {kind} for this work"
 
 
 def _stated_anywhere(claim: str, f: Any, paper: Sequence[Span], digits: Sequence[str]) -> bool:
